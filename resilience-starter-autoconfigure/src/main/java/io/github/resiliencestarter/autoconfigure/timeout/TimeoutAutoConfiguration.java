@@ -1,0 +1,95 @@
+package io.github.resiliencestarter.autoconfigure.timeout;
+
+import io.github.resiliencestarter.annotation.Timeout;
+import io.github.resiliencestarter.autoconfigure.ConditionalOnResilienceEnabled;
+import io.github.resiliencestarter.autoconfigure.ResilienceAutoConfiguration;
+import io.github.resiliencestarter.core.ContextPropagator;
+import io.github.resiliencestarter.spring.aop.ResilienceAdvisorOrder;
+import io.github.resiliencestarter.spring.aop.ResilienceAnnotationAdvisor;
+import io.github.resiliencestarter.spring.aop.TimeoutInterceptor;
+import io.github.resiliencestarter.spring.aop.TimeoutOperationSource;
+import io.github.resiliencestarter.timeout.TimeoutConfigRegistry;
+import io.github.resiliencestarter.timeout.TimeoutRuntime;
+import io.github.resiliencestarter.timeout.support.TimeoutExecutors;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.ConfigurableBeanFactory;
+import org.springframework.beans.factory.config.EmbeddedValueResolver;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Role;
+
+/**
+ * Applies {@code @Timeout}: the registry of settings from {@link TimeoutProperties}, the shared
+ * runtime (bounded executor, interrupt timer), the per-method operation source and the advisor.
+ */
+@AutoConfiguration(after = ResilienceAutoConfiguration.class)
+@ConditionalOnResilienceEnabled
+@ConditionalOnBooleanProperty(name = "resilience.timeout.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(TimeoutProperties.class)
+public class TimeoutAutoConfiguration {
+
+    /**
+     * Default and named settings.
+     *
+     * @param properties the bound properties
+     * @return the registry
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public TimeoutConfigRegistry timeoutConfigRegistry(TimeoutProperties properties) {
+        return properties.toRegistry();
+    }
+
+    /**
+     * The executor and timer shared by every timeout; drained gracefully on shutdown.
+     *
+     * @param properties the bound properties
+     * @param propagators extra thread-bound state to carry to workers
+     * @return the runtime
+     */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    public TimeoutRuntime timeoutRuntime(TimeoutProperties properties, ObjectProvider<ContextPropagator> propagators) {
+        TimeoutProperties.Executor executor = properties.getExecutor();
+        return TimeoutRuntime.builder()
+                .executor(TimeoutExecutors.newBoundedExecutor(executor.getThreadNamePrefix(), executor.getCoreSize(),
+                        executor.getMaxSize(), executor.getQueueCapacity(), executor.getKeepAlive()))
+                .propagator(ContextPropagator.composite(propagators.orderedStream().toList()))
+                .awaitTermination(executor.getAwaitTermination())
+                .build();
+    }
+
+    /**
+     * Resolves {@code @Timeout} per method.
+     *
+     * @param registry the settings
+     * @param runtime the runtime
+     * @param beanFactory resolves placeholders in annotation values
+     * @return the source
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    public TimeoutOperationSource timeoutOperationSource(TimeoutConfigRegistry registry, TimeoutRuntime runtime,
+            ConfigurableBeanFactory beanFactory) {
+        return new TimeoutOperationSource(registry, runtime, new EmbeddedValueResolver(beanFactory));
+    }
+
+    /**
+     * The advisor that applies {@code @Timeout}.
+     *
+     * @param source the per-method settings
+     * @return the advisor
+     */
+    @Bean
+    @ConditionalOnMissingBean(name = "timeoutAdvisor")
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    public ResilienceAnnotationAdvisor timeoutAdvisor(TimeoutOperationSource source) {
+        return new ResilienceAnnotationAdvisor(Timeout.class, new TimeoutInterceptor(source),
+                ResilienceAdvisorOrder.TIMEOUT);
+    }
+}

@@ -1,0 +1,186 @@
+package io.github.resiliencestarter.autoconfigure.timeout;
+
+import io.github.resiliencestarter.timeout.TimeoutConfig;
+import io.github.resiliencestarter.timeout.TimeoutConfigRegistry;
+import io.github.resiliencestarter.timeout.TimeoutMode;
+import io.github.resiliencestarter.timeout.TimeoutRuntime;
+import io.github.resiliencestarter.timeout.support.TimeoutExecutors;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * {@code @Timeout} settings: defaults under {@code resilience.timeout.*}, named instances under
+ * {@code resilience.timeout.instances.<name>.*}, and the OFFLOAD executor.
+ */
+@ConfigurationProperties("resilience.timeout")
+public class TimeoutProperties {
+
+    /** Whether @Timeout is applied. */
+    private boolean enabled = true;
+
+    /** Local limit of a @Timeout that sets none. */
+    private Duration duration = TimeoutConfig.DEFAULT_TIMEOUT;
+
+    /** Enforcement of a @Timeout that sets none: OFFLOAD or INTERRUPT. */
+    private TimeoutMode mode = TimeoutConfig.DEFAULT_MODE;
+
+    /** Named settings, selected with @Timeout(name = "..."); unset values fall back to the defaults above. */
+    private Map<String, Instance> instances = new LinkedHashMap<>();
+
+    private final Executor executor = new Executor();
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public Duration getDuration() {
+        return duration;
+    }
+
+    public void setDuration(Duration duration) {
+        this.duration = duration;
+    }
+
+    public TimeoutMode getMode() {
+        return mode;
+    }
+
+    public void setMode(TimeoutMode mode) {
+        this.mode = mode;
+    }
+
+    public Map<String, Instance> getInstances() {
+        return instances;
+    }
+
+    public void setInstances(Map<String, Instance> instances) {
+        this.instances = instances;
+    }
+
+    public Executor getExecutor() {
+        return executor;
+    }
+
+    /**
+     * The registry these properties describe.
+     *
+     * @return default and named settings
+     */
+    public TimeoutConfigRegistry toRegistry() {
+        TimeoutConfig defaults = TimeoutConfig.custom().timeout(duration).mode(mode).build();
+        Map<String, TimeoutConfig> named = new LinkedHashMap<>();
+        instances.forEach((name, instance) -> {
+            TimeoutConfig.Builder builder = TimeoutConfig.from(defaults);
+            if (instance.getDuration() != null) {
+                builder.timeout(instance.getDuration());
+            }
+            if (instance.getMode() != null) {
+                builder.mode(instance.getMode());
+            }
+            named.put(name, builder.build());
+        });
+        return TimeoutConfigRegistry.of(defaults, named);
+    }
+
+    /** One named instance. */
+    public static class Instance {
+
+        /** Local limit of this instance. */
+        private Duration duration;
+
+        /** Enforcement of this instance: OFFLOAD or INTERRUPT. */
+        private TimeoutMode mode;
+
+        public Duration getDuration() {
+            return duration;
+        }
+
+        public void setDuration(Duration duration) {
+            this.duration = duration;
+        }
+
+        public TimeoutMode getMode() {
+            return mode;
+        }
+
+        public void setMode(TimeoutMode mode) {
+            this.mode = mode;
+        }
+    }
+
+    /** The bounded executor OFFLOAD timeouts run on. */
+    public static class Executor {
+
+        /** Threads kept alive when idle. */
+        private int coreSize = TimeoutExecutors.DEFAULT_CORE_SIZE;
+
+        /** Most threads running at once; further calls are rejected (503), never run on the caller. */
+        private int maxSize = TimeoutExecutors.DEFAULT_MAX_SIZE;
+
+        /** Calls that may wait for a thread; 0 rejects as soon as every thread is busy. */
+        private int queueCapacity = TimeoutExecutors.DEFAULT_QUEUE_CAPACITY;
+
+        /** Idle time after which a thread above the core size ends. */
+        private Duration keepAlive = TimeoutExecutors.DEFAULT_KEEP_ALIVE;
+
+        /** Prefix of the worker thread names. */
+        private String threadNamePrefix = TimeoutExecutors.DEFAULT_THREAD_NAME_PREFIX;
+
+        /** How long shutdown waits for running calls before interrupting them. */
+        private Duration awaitTermination = TimeoutRuntime.DEFAULT_AWAIT_TERMINATION;
+
+        public int getCoreSize() {
+            return coreSize;
+        }
+
+        public void setCoreSize(int coreSize) {
+            this.coreSize = coreSize;
+        }
+
+        public int getMaxSize() {
+            return maxSize;
+        }
+
+        public void setMaxSize(int maxSize) {
+            this.maxSize = maxSize;
+        }
+
+        public int getQueueCapacity() {
+            return queueCapacity;
+        }
+
+        public void setQueueCapacity(int queueCapacity) {
+            this.queueCapacity = queueCapacity;
+        }
+
+        public Duration getKeepAlive() {
+            return keepAlive;
+        }
+
+        public void setKeepAlive(Duration keepAlive) {
+            this.keepAlive = keepAlive;
+        }
+
+        public String getThreadNamePrefix() {
+            return threadNamePrefix;
+        }
+
+        public void setThreadNamePrefix(String threadNamePrefix) {
+            this.threadNamePrefix = threadNamePrefix;
+        }
+
+        public Duration getAwaitTermination() {
+            return awaitTermination;
+        }
+
+        public void setAwaitTermination(Duration awaitTermination) {
+            this.awaitTermination = awaitTermination;
+        }
+    }
+}

@@ -1,0 +1,2 @@
+/** Auto-configuration of {@code @Timeout}: properties, the shared runtime and the advisor. */
+package io.github.resiliencestarter.autoconfigure.timeout;

@@ -1,0 +1,31 @@
+package io.github.resiliencestarter.autoconfigure.web;
+
+import io.github.resiliencestarter.autoconfigure.ConditionalOnResilienceEnabled;
+import io.github.resiliencestarter.spring.web.ResilienceExceptionHandler;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.context.annotation.Bean;
+import org.springframework.web.servlet.DispatcherServlet;
+
+/** Renders the starter's errors as RFC 9457 problem details in servlet MVC applications. */
+@AutoConfiguration
+@ConditionalOnResilienceEnabled
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@ConditionalOnClass(DispatcherServlet.class)
+@ConditionalOnBooleanProperty(name = "resilience.problem-details.enabled", matchIfMissing = true)
+public class ProblemDetailsAutoConfiguration {
+
+    /**
+     * The exception handler.
+     *
+     * @return the handler
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public ResilienceExceptionHandler resilienceExceptionHandler() {
+        return new ResilienceExceptionHandler();
+    }
+}

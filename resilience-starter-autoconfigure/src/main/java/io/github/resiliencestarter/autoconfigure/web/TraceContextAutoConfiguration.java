@@ -1,0 +1,56 @@
+package io.github.resiliencestarter.autoconfigure.web;
+
+import io.github.resiliencestarter.autoconfigure.ConditionalOnResilienceEnabled;
+import io.github.resiliencestarter.spring.web.RequestContextPropagator;
+import io.github.resiliencestarter.spring.web.TraceContextFilter;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.web.context.request.RequestContextHolder;
+
+/**
+ * Opens a trace context for every servlet request and carries Spring's request state to timeout
+ * workers.
+ */
+@AutoConfiguration
+@ConditionalOnResilienceEnabled
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@ConditionalOnClass(RequestContextHolder.class)
+@EnableConfigurationProperties(TraceProperties.class)
+public class TraceContextAutoConfiguration {
+
+    /**
+     * The inbound trace filter, registered for every request.
+     *
+     * @param properties the bound properties
+     * @return the filter registration
+     */
+    @Bean
+    @ConditionalOnMissingBean(TraceContextFilter.class)
+    @ConditionalOnBooleanProperty(name = "resilience.trace.enabled", matchIfMissing = true)
+    public FilterRegistrationBean<TraceContextFilter> traceContextFilter(TraceProperties properties) {
+        TraceContextFilter filter = new TraceContextFilter(properties.getMaxInboundBudget(),
+                properties.getDefaultBudget(), null);
+        filter.setOrder(properties.getFilterOrder());
+        FilterRegistrationBean<TraceContextFilter> registration = new FilterRegistrationBean<>(filter);
+        registration.setOrder(properties.getFilterOrder());
+        registration.setName("resilienceTraceContextFilter");
+        return registration;
+    }
+
+    /**
+     * Carries request attributes and locale to timeout workers.
+     *
+     * @return the propagator
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public RequestContextPropagator requestContextPropagator() {
+        return new RequestContextPropagator();
+    }
+}

@@ -1,0 +1,59 @@
+package io.github.resiliencestarter.autoconfigure.web;
+
+import io.github.resiliencestarter.spring.web.TraceContextFilter;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Inbound trace context settings ({@code resilience.trace.*}).
+ */
+@ConfigurationProperties("resilience.trace")
+public class TraceProperties {
+
+    /** Largest budget a caller may grant through budget headers; larger values are capped. */
+    public static final Duration DEFAULT_MAX_INBOUND_BUDGET = Duration.ofMinutes(5);
+
+    /** Whether the inbound filter opens a trace context for every request. */
+    private boolean enabled = true;
+
+    /** Largest budget a caller may grant through X-Timeout-Budget-Ms, grpc-timeout or x-envoy-expected-rq-timeout-ms. */
+    private Duration maxInboundBudget = DEFAULT_MAX_INBOUND_BUDGET;
+
+    /** Budget of a request that carries no budget header; unset means no deadline until a @Timeout sets one. */
+    private Duration defaultBudget;
+
+    /** Order of the inbound filter; it should run before everything that may take time. */
+    private int filterOrder = TraceContextFilter.DEFAULT_ORDER;
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public Duration getMaxInboundBudget() {
+        return maxInboundBudget;
+    }
+
+    public void setMaxInboundBudget(Duration maxInboundBudget) {
+        this.maxInboundBudget = maxInboundBudget;
+    }
+
+    public Duration getDefaultBudget() {
+        return defaultBudget;
+    }
+
+    public void setDefaultBudget(Duration defaultBudget) {
+        this.defaultBudget = defaultBudget;
+    }
+
+    public int getFilterOrder() {
+        return filterOrder;
+    }
+
+    public void setFilterOrder(int filterOrder) {
+        this.filterOrder = filterOrder;
+    }
+}

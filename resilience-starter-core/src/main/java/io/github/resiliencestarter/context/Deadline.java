@@ -1,0 +1,134 @@
+package io.github.resiliencestarter.context;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A point in monotonic time after which work is no longer wanted.
+ *
+ * <p>Instances are immutable. Two deadlines on the same {@link Ticker} compare by their instants;
+ * {@link #earlierOf(Deadline, Deadline)} is the only way a context's deadline changes, which is why
+ * a deadline can only shrink as a request travels inwards.
+ */
+public final class Deadline {
+
+    /** Longest duration accepted; longer ones are clamped so nanosecond arithmetic never overflows. */
+    public static final Duration MAX_DURATION = Duration.ofDays(365);
+
+    private final Ticker ticker;
+
+    private final long expiresAtNanos;
+
+    private Deadline(Ticker ticker, long expiresAtNanos) {
+        this.ticker = ticker;
+        this.expiresAtNanos = expiresAtNanos;
+    }
+
+    /**
+     * A deadline {@code duration} from now on the system ticker.
+     *
+     * @param duration time left; negative counts as zero, more than {@link #MAX_DURATION} is clamped
+     * @return the deadline
+     */
+    public static Deadline after(Duration duration) {
+        return after(duration, Ticker.SYSTEM);
+    }
+
+    /**
+     * A deadline {@code duration} from now on the given ticker.
+     *
+     * @param duration time left; negative counts as zero, more than {@link #MAX_DURATION} is clamped
+     * @param ticker the time source
+     * @return the deadline
+     */
+    public static Deadline after(Duration duration, Ticker ticker) {
+        return afterNanos(toClampedNanos(duration), ticker);
+    }
+
+    /**
+     * A deadline {@code nanos} from now on the given ticker.
+     *
+     * @param nanos time left in nanoseconds; negative counts as zero
+     * @param ticker the time source
+     * @return the deadline
+     */
+    public static Deadline afterNanos(long nanos, Ticker ticker) {
+        long clamped = Math.max(0, Math.min(nanos, MAX_DURATION.toNanos()));
+        return new Deadline(ticker, ticker.read() + clamped);
+    }
+
+    /**
+     * The earlier of two deadlines; {@code null} stands for "no deadline".
+     *
+     * @param a a deadline or {@code null}
+     * @param b a deadline or {@code null}
+     * @return the earlier one, or {@code null} when both are absent
+     */
+    public static Deadline earlierOf(Deadline a, Deadline b) {
+        if (a == null) {
+            return b;
+        }
+        if (b == null) {
+            return a;
+        }
+        // nanoTime values are compared by difference, as the JDK recommends
+        return b.expiresAtNanos - a.expiresAtNanos < 0 ? b : a;
+    }
+
+    /**
+     * Nanoseconds left, negative once expired.
+     *
+     * @return nanoseconds until the deadline
+     */
+    public long remainingNanos() {
+        return expiresAtNanos - ticker.read();
+    }
+
+    /**
+     * Time left, never negative.
+     *
+     * @return time until the deadline, or {@link Duration#ZERO} once expired
+     */
+    public Duration remaining() {
+        return Duration.ofNanos(Math.max(0, remainingNanos()));
+    }
+
+    /**
+     * Whole milliseconds left, rounded down, never negative: the value to send downstream.
+     *
+     * @return milliseconds until the deadline
+     */
+    public long remainingMillis() {
+        return TimeUnit.NANOSECONDS.toMillis(Math.max(0, remainingNanos()));
+    }
+
+    /**
+     * Whether the deadline has passed.
+     *
+     * @return {@code true} when no time is left
+     */
+    public boolean isExpired() {
+        return remainingNanos() <= 0;
+    }
+
+    /**
+     * The ticker this deadline reads.
+     *
+     * @return the ticker
+     */
+    public Ticker ticker() {
+        return ticker;
+    }
+
+    private static long toClampedNanos(Duration duration) {
+        if (duration.isNegative()) {
+            return 0;
+        }
+        return duration.compareTo(MAX_DURATION) > 0 ? MAX_DURATION.toNanos() : duration.toNanos();
+    }
+
+    @Override
+    public String toString() {
+        return "Deadline[remaining=" + remaining() + "]";
+    }
+}

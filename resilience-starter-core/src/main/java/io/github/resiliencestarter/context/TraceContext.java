@@ -1,0 +1,140 @@
+package io.github.resiliencestarter.context;
+
+/**
+ * An immutable snapshot of what travels with a request: its trace id, its deadline, the
+ * idempotency key being executed and the current retry attempt.
+ *
+ * <p>Every {@code with...} method returns a new snapshot. {@link #withDeadline(Deadline)} keeps the
+ * earlier of the current and the given deadline, so nothing inside a request can extend the
+ * budget it was given.
+ */
+public final class TraceContext {
+
+    private static final TraceContext EMPTY = new TraceContext(null, null, null, 0);
+
+    private final String traceId;
+
+    private final Deadline deadline;
+
+    private final String idempotencyKey;
+
+    private final int attempt;
+
+    private TraceContext(String traceId, Deadline deadline, String idempotencyKey, int attempt) {
+        this.traceId = traceId;
+        this.deadline = deadline;
+        this.idempotencyKey = idempotencyKey;
+        this.attempt = attempt;
+    }
+
+    /**
+     * The context outside any request: no trace id, no deadline, attempt 0.
+     *
+     * @return the empty context
+     */
+    public static TraceContext empty() {
+        return EMPTY;
+    }
+
+    /**
+     * The trace id, or {@code null} outside a traced request.
+     *
+     * @return the trace id
+     */
+    public String traceId() {
+        return traceId;
+    }
+
+    /**
+     * The deadline, or {@code null} when the request has no budget.
+     *
+     * @return the deadline
+     */
+    public Deadline deadline() {
+        return deadline;
+    }
+
+    /**
+     * Whether a deadline is set and already passed.
+     *
+     * @return {@code true} when the budget is spent
+     */
+    public boolean isExpired() {
+        return deadline != null && deadline.isExpired();
+    }
+
+    /**
+     * The idempotency key of the execution in progress, or {@code null}.
+     *
+     * @return the idempotency key
+     */
+    public String idempotencyKey() {
+        return idempotencyKey;
+    }
+
+    /**
+     * The retry attempt in progress: 0 outside a retry, 1 for the first attempt, 2 for the first
+     * retry, and so on.
+     *
+     * @return the attempt number
+     */
+    public int attempt() {
+        return attempt;
+    }
+
+    /**
+     * A copy with another trace id.
+     *
+     * @param newTraceId the trace id
+     * @return the new snapshot
+     */
+    public TraceContext withTraceId(String newTraceId) {
+        return new TraceContext(newTraceId, deadline, idempotencyKey, attempt);
+    }
+
+    /**
+     * A copy whose deadline is the earlier of the current one and {@code newDeadline}.
+     *
+     * @param newDeadline a deadline, or {@code null} to keep the current one
+     * @return the new snapshot, or this one when nothing changes
+     */
+    public TraceContext withDeadline(Deadline newDeadline) {
+        Deadline effective = Deadline.earlierOf(deadline, newDeadline);
+        return effective == deadline ? this : new TraceContext(traceId, effective, idempotencyKey, attempt);
+    }
+
+    /**
+     * A copy with no deadline at all. Only for work that must deliberately outlive its caller
+     * (for example {@code @Timeout(inheritDeadline = false)}); never used on inbound paths.
+     *
+     * @return the new snapshot
+     */
+    public TraceContext withoutDeadline() {
+        return deadline == null ? this : new TraceContext(traceId, null, idempotencyKey, attempt);
+    }
+
+    /**
+     * A copy with another idempotency key.
+     *
+     * @param key the key
+     * @return the new snapshot
+     */
+    public TraceContext withIdempotencyKey(String key) {
+        return new TraceContext(traceId, deadline, key, attempt);
+    }
+
+    /**
+     * A copy with another attempt number.
+     *
+     * @param newAttempt the attempt number
+     * @return the new snapshot
+     */
+    public TraceContext withAttempt(int newAttempt) {
+        return new TraceContext(traceId, deadline, idempotencyKey, newAttempt);
+    }
+
+    @Override
+    public String toString() {
+        return "TraceContext[traceId=" + traceId + ", deadline=" + deadline + ", attempt=" + attempt + "]";
+    }
+}

@@ -1,0 +1,121 @@
+package io.github.resiliencestarter.context;
+
+import com.alibaba.ttl.TransmittableThreadLocal;
+import java.util.Map;
+import org.slf4j.MDC;
+
+/**
+ * Holds the current {@link TraceContext} in a {@link TransmittableThreadLocal}.
+ *
+ * <p>Contexts are installed only through {@link #open(TraceContext)}, whose {@link TraceScope}
+ * puts the previous snapshot back when closed, so nothing leaks into the next use of a pooled
+ * thread. The holder keeps the SLF4J MDC key {@value #MDC_TRACE_ID} in step with the trace id.
+ *
+ * <p>Two choices make pooled threads safe: a thread created while a request is active does
+ * <em>not</em> inherit its context (the {@code InheritableThreadLocal} behaviour is switched off),
+ * and the context plus the MDC travel only with tasks wrapped by TTL ({@code TtlRunnable},
+ * {@code TtlExecutors}), which restore the worker afterwards.
+ */
+public final class TraceContextHolder {
+
+    /** The MDC key that carries the trace id into every log line. */
+    public static final String MDC_TRACE_ID = "traceId";
+
+    private static final TransmittableThreadLocal<TraceContext> CURRENT = new TransmittableThreadLocal<>() {
+        @Override
+        protected TraceContext childValue(TraceContext parentValue) {
+            // a pool thread created during a request must not keep that request's context forever
+            return null;
+        }
+    };
+
+    static {
+        TransmittableThreadLocal.Transmitter.registerTransmittee(new MdcTransmittee());
+    }
+
+    private TraceContextHolder() {
+    }
+
+    /**
+     * The current context, never {@code null}.
+     *
+     * @return the current snapshot, or {@link TraceContext#empty()} outside any scope
+     */
+    public static TraceContext current() {
+        TraceContext context = CURRENT.get();
+        return context != null ? context : TraceContext.empty();
+    }
+
+    /**
+     * Installs {@code context} as current until the returned scope is closed.
+     *
+     * @param context the snapshot to install
+     * @return the scope that restores the previous snapshot
+     */
+    public static TraceScope open(TraceContext context) {
+        TraceContext previous = CURRENT.get();
+        String previousMdc = MDC.get(MDC_TRACE_ID);
+        install(context);
+        return new TraceScope(previous, previousMdc);
+    }
+
+    static void restore(TraceContext previous, String previousMdc) {
+        if (previous == null) {
+            CURRENT.remove();
+        } else {
+            CURRENT.set(previous);
+        }
+        putOrRemoveMdc(previousMdc);
+    }
+
+    private static void install(TraceContext context) {
+        CURRENT.set(context);
+        String traceId = context.traceId();
+        if (traceId != null) {
+            MDC.put(MDC_TRACE_ID, traceId);
+        }
+    }
+
+    private static void putOrRemoveMdc(String value) {
+        if (value == null) {
+            MDC.remove(MDC_TRACE_ID);
+        } else {
+            MDC.put(MDC_TRACE_ID, value);
+        }
+    }
+
+    /** Carries the whole MDC with every TTL-wrapped task, and restores the worker's own afterwards. */
+    private static final class MdcTransmittee
+            implements TransmittableThreadLocal.Transmitter.Transmittee<Map<String, String>, Map<String, String>> {
+
+        @Override
+        public Map<String, String> capture() {
+            return MDC.getCopyOfContextMap();
+        }
+
+        @Override
+        public Map<String, String> replay(Map<String, String> captured) {
+            Map<String, String> backup = MDC.getCopyOfContextMap();
+            setOrClear(captured);
+            return backup;
+        }
+
+        @Override
+        public Map<String, String> clear() {
+            return replay(null);
+        }
+
+        @Override
+        public void restore(Map<String, String> backup) {
+            setOrClear(backup);
+        }
+
+        private static void setOrClear(Map<String, String> map) {
+            if (map == null || map.isEmpty()) {
+                MDC.clear();
+            } else {
+                MDC.setContextMap(map);
+            }
+        }
+    }
+}

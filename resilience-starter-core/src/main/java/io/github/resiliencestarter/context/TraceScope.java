@@ -1,0 +1,28 @@
+package io.github.resiliencestarter.context;
+
+/**
+ * The lifetime of one installed {@link TraceContext}. Closing it restores the snapshot (and the MDC
+ * trace id) that was current when it was opened. Close it on the thread that opened it, in a
+ * {@code try}-with-resources block; closing twice has no further effect.
+ */
+public final class TraceScope implements AutoCloseable {
+
+    private final TraceContext previous;
+
+    private final String previousMdcTraceId;
+
+    private boolean closed;
+
+    TraceScope(TraceContext previous, String previousMdcTraceId) {
+        this.previous = previous;
+        this.previousMdcTraceId = previousMdcTraceId;
+    }
+
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            TraceContextHolder.restore(previous, previousMdcTraceId);
+        }
+    }
+}

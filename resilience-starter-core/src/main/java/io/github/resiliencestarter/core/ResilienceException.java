@@ -1,0 +1,18 @@
+package io.github.resiliencestarter.core;
+
+/**
+ * Root of every exception the starter raises itself, so callers can catch "the resilience layer
+ * said no" in one place while business exceptions pass through untouched.
+ */
+public abstract class ResilienceException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    protected ResilienceException(String message) {
+        super(message);
+    }
+
+    protected ResilienceException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

@@ -1,0 +1,47 @@
+package io.github.resiliencestarter.spring.aop;
+
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Method;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+
+/** Finds the annotation that applies to a method: on the method first, then on its class. */
+public final class AnnotatedMethods {
+
+    private AnnotatedMethods() {
+    }
+
+    /**
+     * The annotation that applies to {@code method} when called on {@code targetClass}.
+     *
+     * @param method the invoked method (possibly an interface method)
+     * @param targetClass the bean's class, or {@code null}
+     * @param type the annotation type
+     * @param <A> the annotation type
+     * @return the annotation, or {@code null}
+     */
+    public static <A extends Annotation> A find(Method method, Class<?> targetClass, Class<A> type) {
+        Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
+        A found = AnnotatedElementUtils.findMergedAnnotation(specific, type);
+        if (found == null && specific != method) {
+            found = AnnotatedElementUtils.findMergedAnnotation(method, type);
+        }
+        if (found == null && method.getDeclaringClass() != Object.class) {
+            Class<?> declaring = targetClass != null ? targetClass : method.getDeclaringClass();
+            found = AnnotatedElementUtils.findMergedAnnotation(declaring, type);
+        }
+        return found;
+    }
+
+    /**
+     * A short, stable name for a method: {@code SimpleClassName.method}.
+     *
+     * @param method the method
+     * @param targetClass the bean's class, or {@code null}
+     * @return the name
+     */
+    public static String operationName(Method method, Class<?> targetClass) {
+        Class<?> owner = targetClass != null ? targetClass : method.getDeclaringClass();
+        return owner.getSimpleName() + "." + method.getName();
+    }
+}

@@ -1,0 +1,24 @@
+package io.github.resiliencestarter.spring.aop;
+
+import org.springframework.core.Ordered;
+
+/**
+ * Advisor orders that fix the nesting, outermost first: {@code @Timeout} → {@code @Idempotent} →
+ * {@code @Retry} → {@code @Transactional} (Spring's default order, {@link Ordered#LOWEST_PRECEDENCE})
+ * → the method. So the deadline bounds everything, the idempotency claim is held across retries,
+ * and each retry attempt runs in a fresh transaction.
+ */
+public final class ResilienceAdvisorOrder {
+
+    /** Order of the {@code @Timeout} advisor. */
+    public static final int TIMEOUT = Ordered.LOWEST_PRECEDENCE - 300;
+
+    /** Order of the {@code @Idempotent} advisor. */
+    public static final int IDEMPOTENT = Ordered.LOWEST_PRECEDENCE - 200;
+
+    /** Order of the {@code @Retry} advisor. */
+    public static final int RETRY = Ordered.LOWEST_PRECEDENCE - 100;
+
+    private ResilienceAdvisorOrder() {
+    }
+}

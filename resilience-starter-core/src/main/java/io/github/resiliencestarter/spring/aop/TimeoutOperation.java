@@ -1,0 +1,13 @@
+package io.github.resiliencestarter.spring.aop;
+
+import io.github.resiliencestarter.timeout.TimeoutGuard;
+
+/**
+ * The resolved {@code @Timeout} of one method: its guard (merged settings) and its fallback.
+ *
+ * @param name the operation name ({@code SimpleClassName.method})
+ * @param guard the guard applying the merged settings
+ * @param fallback the fallback, or {@code null}
+ */
+public record TimeoutOperation(String name, TimeoutGuard guard, FallbackMethod fallback) {
+}

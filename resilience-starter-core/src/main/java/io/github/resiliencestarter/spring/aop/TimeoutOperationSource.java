@@ -1,0 +1,96 @@
+package io.github.resiliencestarter.spring.aop;
+
+import io.github.resiliencestarter.annotation.Timeout;
+import io.github.resiliencestarter.timeout.TimeoutConfig;
+import io.github.resiliencestarter.timeout.TimeoutConfigRegistry;
+import io.github.resiliencestarter.timeout.TimeoutGuard;
+import io.github.resiliencestarter.timeout.TimeoutMode;
+import io.github.resiliencestarter.timeout.TimeoutRuntime;
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Method;
+import java.time.Duration;
+import org.springframework.boot.convert.DurationStyle;
+import org.springframework.util.StringValueResolver;
+
+/**
+ * Resolves {@code @Timeout} per method: annotation attributes over the named instance over the
+ * defaults, placeholders resolved, the fallback looked up. Resolved once per method and cached.
+ */
+public class TimeoutOperationSource implements AnnotatedMethodResolver {
+
+    private final TimeoutConfigRegistry registry;
+
+    private final TimeoutRuntime runtime;
+
+    private final StringValueResolver placeholders;
+
+    private final MethodOperationCache<TimeoutOperation> cache = new MethodOperationCache<>(this::build);
+
+    /**
+     * Creates the source.
+     *
+     * @param registry default and named settings
+     * @param runtime the shared executor and timer
+     * @param placeholders resolves {@code ${...}} in annotation values
+     */
+    public TimeoutOperationSource(TimeoutConfigRegistry registry, TimeoutRuntime runtime,
+            StringValueResolver placeholders) {
+        this.registry = registry;
+        this.runtime = runtime;
+        this.placeholders = placeholders;
+    }
+
+    /**
+     * The resolved operation of {@code method}, or {@code null} when it has no {@code @Timeout}.
+     *
+     * @param method the invoked method
+     * @param targetClass the bean's class
+     * @return the operation
+     */
+    public TimeoutOperation get(Method method, Class<?> targetClass) {
+        return cache.get(method, targetClass);
+    }
+
+    @Override
+    public Class<? extends Annotation> annotationType() {
+        return Timeout.class;
+    }
+
+    @Override
+    public void resolve(Method method, Class<?> targetClass) {
+        get(method, targetClass);
+    }
+
+    private TimeoutOperation build(Method method, Class<?> targetClass) {
+        Timeout annotation = AnnotatedMethods.find(method, targetClass, Timeout.class);
+        if (annotation == null) {
+            return null;
+        }
+        String name = AnnotatedMethods.operationName(method, targetClass);
+        TimeoutConfig.Builder config = TimeoutConfig.from(registry.config(annotation.name()));
+        if (!annotation.value().isEmpty()) {
+            config.timeout(parseDuration(annotation.value(), name));
+        }
+        if (annotation.mode() != TimeoutMode.DEFAULT) {
+            config.mode(annotation.mode());
+        }
+        config.inheritDeadline(annotation.inheritDeadline());
+        Class<?> owner = targetClass != null ? targetClass : method.getDeclaringClass();
+        FallbackMethod fallback = FallbackMethod.resolve("@Timeout", annotation.fallbackMethod(), method, owner);
+        return new TimeoutOperation(name, TimeoutGuard.of(name, config.build(), runtime), fallback);
+    }
+
+    private Duration parseDuration(String raw, String operation) {
+        String value = placeholders != null ? placeholders.resolveStringValue(raw) : raw;
+        try {
+            Duration duration = DurationStyle.detectAndParse(value == null ? "" : value.trim());
+            if (duration.isZero() || duration.isNegative()) {
+                throw new IllegalArgumentException("must be positive");
+            }
+            return duration;
+        } catch (IllegalArgumentException ex) {
+            throw new IllegalStateException("@Timeout on " + operation + " has an invalid duration '" + raw
+                    + "' (resolved to '" + value + "'): use forms like 800ms, 2s or PT1S; " + ex.getMessage(), ex);
+        }
+    }
+}

@@ -1,0 +1,5 @@
+/**
+ * Spring glue: the only place outside the store adapters where the starter touches Spring. The
+ * engines stay usable without it.
+ */
+package io.github.resiliencestarter.spring;

@@ -1,0 +1,51 @@
+package io.github.resiliencestarter.spring.web;
+
+import io.github.resiliencestarter.core.ResilienceException;
+import io.github.resiliencestarter.timeout.TimeoutRejectedException;
+import java.net.URI;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.NativeWebRequest;
+import org.springframework.web.context.request.ServletWebRequest;
+
+/**
+ * Renders the starter's errors as RFC 9457 problem details with the trace id. Ordered just before
+ * the default advice order, so it beats a catch-all advice while a user's own higher-precedence
+ * advice can still take over; switched off with {@code resilience.problem-details.enabled=false}.
+ */
+@RestControllerAdvice
+@Order(ResilienceExceptionHandler.ORDER)
+public class ResilienceExceptionHandler {
+
+    /** This advice's order. */
+    public static final int ORDER = Ordered.LOWEST_PRECEDENCE - 1000;
+
+    /**
+     * Renders one of the starter's errors.
+     *
+     * @param error the error
+     * @param request the request
+     * @return the problem response
+     * @throws ResilienceException the error itself when it has no problem mapping
+     */
+    @ExceptionHandler(ResilienceException.class)
+    public ResponseEntity<ProblemDetail> handle(ResilienceException error, NativeWebRequest request) {
+        ProblemDetail problem = ResilienceProblems.forError(error);
+        if (problem == null) {
+            throw error;
+        }
+        if (request instanceof ServletWebRequest servlet) {
+            problem.setInstance(URI.create(servlet.getRequest().getRequestURI()));
+        }
+        ResponseEntity.BodyBuilder response = ResponseEntity.status(problem.getStatus());
+        if (error instanceof TimeoutRejectedException) {
+            response.header(HttpHeaders.RETRY_AFTER, String.valueOf(ResilienceProblems.SATURATED_RETRY_AFTER_SECONDS));
+        }
+        return response.body(problem);
+    }
+}

@@ -1,0 +1,70 @@
+package io.github.resiliencestarter.spring.web;
+
+import io.github.resiliencestarter.context.TraceContextHolder;
+import io.github.resiliencestarter.timeout.DeadlineExceededException;
+import io.github.resiliencestarter.timeout.ResilienceTimeoutException;
+import io.github.resiliencestarter.timeout.TimeoutRejectedException;
+import java.net.URI;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+
+/**
+ * The one mapping from the starter's errors to RFC 9457 problem details: status, type and title.
+ * Used by the exception handler and by the filter, which answers before any controller runs.
+ */
+public final class ResilienceProblems {
+
+    /** Base of the problem type URIs. */
+    public static final String TYPE_BASE = "urn:resilience-starter:problem:";
+
+    /** Problem property carrying the trace id. */
+    public static final String TRACE_ID_PROPERTY = "traceId";
+
+    /** Seconds a client should wait before retrying a rejected (saturated) call. */
+    public static final int SATURATED_RETRY_AFTER_SECONDS = 1;
+
+    private ResilienceProblems() {
+    }
+
+    /**
+     * The problem for a spent or exceeded deadline (504).
+     *
+     * @param detail what ran out of time
+     * @return the problem
+     */
+    public static ProblemDetail deadlineExceeded(String detail) {
+        return problem(HttpStatus.GATEWAY_TIMEOUT, "deadline-exceeded", "Deadline exceeded", detail);
+    }
+
+    /**
+     * The problem for an error of the starter, or {@code null} when the error is not one of ours.
+     *
+     * @param error the error
+     * @return the problem, or {@code null}
+     */
+    public static ProblemDetail forError(Throwable error) {
+        if (error instanceof DeadlineExceededException) {
+            return deadlineExceeded(error.getMessage());
+        }
+        if (error instanceof ResilienceTimeoutException timeout) {
+            return problem(HttpStatus.GATEWAY_TIMEOUT, timeout.kind().name().toLowerCase() + "-timeout",
+                    "Downstream " + timeout.kind().name().toLowerCase() + " timeout", error.getMessage());
+        }
+        if (error instanceof TimeoutRejectedException) {
+            return problem(HttpStatus.SERVICE_UNAVAILABLE, "timeout-executor-saturated", "Too busy",
+                    error.getMessage());
+        }
+        return null;
+    }
+
+    private static ProblemDetail problem(HttpStatus status, String type, String title, String detail) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
+        problem.setType(URI.create(TYPE_BASE + type));
+        problem.setTitle(title);
+        String traceId = TraceContextHolder.current().traceId();
+        if (traceId != null) {
+            problem.setProperty(TRACE_ID_PROPERTY, traceId);
+        }
+        return problem;
+    }
+}

@@ -1,0 +1,6 @@
+/**
+ * Servlet web adapters: the inbound {@link io.github.resiliencestarter.spring.web.TraceContextFilter},
+ * the RFC 9457 problem responses for the starter's errors, and the propagation of Spring's
+ * request-bound state to timeout workers.
+ */
+package io.github.resiliencestarter.spring.web;

@@ -1,0 +1,172 @@
+package io.github.resiliencestarter.timeout;
+
+import com.alibaba.ttl.TtlCallable;
+import io.github.resiliencestarter.context.Deadline;
+import io.github.resiliencestarter.context.TraceContext;
+import io.github.resiliencestarter.context.TraceContextHolder;
+import io.github.resiliencestarter.context.TraceScope;
+import io.github.resiliencestarter.core.CheckedCallable;
+import io.github.resiliencestarter.core.ContextPropagator;
+import io.github.resiliencestarter.timeout.DeadlineExceededException.Reason;
+import io.github.resiliencestarter.timeout.internal.InterruptTimer;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Runs work within a deadline: the programmatic form of {@code @Timeout}.
+ *
+ * <pre>{@code
+ * TimeoutGuard guard = TimeoutGuard.of("inventory.reserve", TimeoutConfig.custom()
+ *         .timeout(Duration.ofMillis(800)).build(), runtime);
+ * Reservation r = guard.call(() -> inventory.reserve(order));
+ * }</pre>
+ *
+ * <p>The effective deadline is the earlier of the inherited one and now + timeout. When it has
+ * already passed, the work is not invoked. While the work runs, the trace context carries the
+ * effective deadline, so everything inside (retries, outbound calls) sees the smaller budget.
+ * Instances are immutable and thread-safe.
+ */
+public final class TimeoutGuard {
+
+    private final String operation;
+
+    private final TimeoutConfig config;
+
+    private final TimeoutRuntime runtime;
+
+    private TimeoutGuard(String operation, TimeoutConfig config, TimeoutRuntime runtime) {
+        this.operation = Objects.requireNonNull(operation, "operation");
+        this.config = Objects.requireNonNull(config, "config");
+        this.runtime = Objects.requireNonNull(runtime, "runtime");
+    }
+
+    /**
+     * Creates a guard.
+     *
+     * @param operation a name for error messages, for example {@code OrderController.create}
+     * @param config the timeout settings
+     * @param runtime the shared executor and timer
+     * @return the guard
+     */
+    public static TimeoutGuard of(String operation, TimeoutConfig config, TimeoutRuntime runtime) {
+        return new TimeoutGuard(operation, config, runtime);
+    }
+
+    /**
+     * The settings this guard applies.
+     *
+     * @return the settings
+     */
+    public TimeoutConfig config() {
+        return config;
+    }
+
+    /**
+     * Runs {@code work} within the deadline.
+     *
+     * @param work the work
+     * @param <T> the result type
+     * @return what the work returned
+     * @throws DeadlineExceededException when the deadline passed before or during the work
+     * @throws TimeoutRejectedException when OFFLOAD found the executor saturated
+     * @throws Throwable whatever the work threw, unchanged
+     */
+    public <T> T call(CheckedCallable<T> work) throws Throwable {
+        TraceContext outer = TraceContextHolder.current();
+        Deadline local = Deadline.after(config.timeout(), runtime.ticker());
+        TraceContext inner = config.inheritDeadline() ? outer.withDeadline(local)
+                : outer.withoutDeadline().withDeadline(local);
+        Deadline effective = inner.deadline();
+        if (effective.isExpired()) {
+            throw DeadlineExceededException.budgetSpent(operation);
+        }
+        return config.mode() == TimeoutMode.INTERRUPT ? interrupting(work, inner, effective)
+                : offloaded(work, inner, effective);
+    }
+
+    private <T> T offloaded(CheckedCallable<T> work, TraceContext inner, Deadline effective) throws Throwable {
+        ContextPropagator.Restorer restorer = runtime.propagator().capture();
+        Callable<T> task = () -> {
+            try (TraceScope scope = TraceContextHolder.open(inner);
+                    ContextPropagator.Restorer.Scope restored = restorer.restore()) {
+                return work.call();
+            } catch (Exception | Error ex) {
+                throw ex;
+            } catch (Throwable other) {
+                throw new ThrowableCarrier(other);
+            }
+        };
+        Future<T> future;
+        try {
+            // TtlCallable also carries the caller's other TTL values and its whole MDC
+            future = runtime.executor().submit(TtlCallable.get(task));
+        } catch (RejectedExecutionException ex) {
+            throw new TimeoutRejectedException(operation, ex);
+        }
+        try {
+            return future.get(effective.remainingNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException ex) {
+            future.cancel(true);
+            throw timedOut(null);
+        } catch (ExecutionException ex) {
+            Throwable cause = ex.getCause();
+            throw cause instanceof ThrowableCarrier carrier ? carrier.getCause() : cause;
+        } catch (InterruptedException ex) {
+            // the caller itself was interrupted: stop the work too and keep the caller's flag
+            future.cancel(true);
+            Thread.currentThread().interrupt();
+            throw ex;
+        } catch (CancellationException ex) {
+            throw timedOut(ex);
+        }
+    }
+
+    private <T> T interrupting(CheckedCallable<T> work, TraceContext inner, Deadline effective) throws Throwable {
+        Thread caller = Thread.currentThread();
+        boolean wasInterrupted = caller.isInterrupted();
+        InterruptTimer.Ticket ticket = runtime.timer().arm(caller, effective.remainingNanos());
+        T result;
+        try (TraceScope scope = TraceContextHolder.open(inner)) {
+            result = work.call();
+        } catch (Throwable ex) {
+            if (!ticket.disarm()) {
+                restoreFlag(wasInterrupted);
+                throw timedOut(ex);
+            }
+            throw ex;
+        }
+        boolean finishedInTime = ticket.disarm();
+        restoreFlag(wasInterrupted);
+        if (!finishedInTime || effective.isExpired()) {
+            // the work ignored the interrupt or returned late: its result came after the deadline
+            throw timedOut(null);
+        }
+        return result;
+    }
+
+    private static void restoreFlag(boolean wasInterrupted) {
+        if (wasInterrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private DeadlineExceededException timedOut(Throwable cause) {
+        return new DeadlineExceededException(operation, Reason.TIMED_OUT, config.timeout(), cause);
+    }
+
+    /** Lets a checked {@link Throwable} that is not an {@link Exception} cross {@link Callable}. */
+    private static final class ThrowableCarrier extends Exception {
+
+        private static final long serialVersionUID = 1L;
+
+        ThrowableCarrier(Throwable cause) {
+            super(cause);
+        }
+    }
+}

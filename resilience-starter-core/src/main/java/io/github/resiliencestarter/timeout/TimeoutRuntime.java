@@ -1,0 +1,161 @@
+package io.github.resiliencestarter.timeout;
+
+import io.github.resiliencestarter.context.Ticker;
+import io.github.resiliencestarter.core.ContextPropagator;
+import io.github.resiliencestarter.timeout.internal.InterruptTimer;
+import io.github.resiliencestarter.timeout.support.TimeoutExecutors;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The shared resources every {@link TimeoutGuard} uses: the OFFLOAD executor, the INTERRUPT timer,
+ * the propagator of extra thread-bound state and the time source. One per application; closing it
+ * drains the executor gracefully.
+ */
+public final class TimeoutRuntime implements AutoCloseable {
+
+    /** How long {@link #close()} waits for running OFFLOAD work by default. */
+    public static final Duration DEFAULT_AWAIT_TERMINATION = Duration.ofSeconds(10);
+
+    /** Name of the INTERRUPT timer thread. */
+    public static final String TIMER_THREAD_NAME = "resilience-timeout-timer";
+
+    private final ExecutorService executor;
+
+    private final InterruptTimer timer;
+
+    private final ContextPropagator propagator;
+
+    private final Ticker ticker;
+
+    private final Duration awaitTermination;
+
+    private TimeoutRuntime(Builder builder) {
+        this.executor = builder.executor != null ? builder.executor : TimeoutExecutors.newBoundedExecutor();
+        this.timer = new InterruptTimer(TIMER_THREAD_NAME);
+        this.propagator = builder.propagator;
+        this.ticker = builder.ticker;
+        this.awaitTermination = builder.awaitTermination;
+    }
+
+    /**
+     * A runtime with a default bounded executor and no extra propagation.
+     *
+     * @return a new runtime
+     */
+    public static TimeoutRuntime ofDefaults() {
+        return builder().build();
+    }
+
+    /**
+     * A builder.
+     *
+     * @return a new builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    ExecutorService executor() {
+        return executor;
+    }
+
+    InterruptTimer timer() {
+        return timer;
+    }
+
+    ContextPropagator propagator() {
+        return propagator;
+    }
+
+    Ticker ticker() {
+        return ticker;
+    }
+
+    /** Stops accepting work, waits up to the configured time for running work, then interrupts it. */
+    @Override
+    public void close() {
+        timer.close();
+        executor.shutdown();
+        try {
+            if (!executor.awaitTermination(awaitTermination.toNanos(), TimeUnit.NANOSECONDS)) {
+                executor.shutdownNow();
+            }
+        } catch (InterruptedException ex) {
+            executor.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Builds a {@link TimeoutRuntime}. */
+    public static final class Builder {
+
+        private ExecutorService executor;
+
+        private ContextPropagator propagator = ContextPropagator.NONE;
+
+        private Ticker ticker = Ticker.SYSTEM;
+
+        private Duration awaitTermination = DEFAULT_AWAIT_TERMINATION;
+
+        private Builder() {
+        }
+
+        /**
+         * The executor OFFLOAD work runs on. It should be bounded and reject when full; the runtime
+         * owns it and shuts it down on close.
+         *
+         * @param value the executor
+         * @return this builder
+         */
+        public Builder executor(ExecutorService value) {
+            this.executor = Objects.requireNonNull(value, "executor");
+            return this;
+        }
+
+        /**
+         * Extra thread-bound state to carry to OFFLOAD workers (the trace context, other TTL values
+         * and the MDC are always carried).
+         *
+         * @param value the propagator
+         * @return this builder
+         */
+        public Builder propagator(ContextPropagator value) {
+            this.propagator = Objects.requireNonNull(value, "propagator");
+            return this;
+        }
+
+        /**
+         * The time source for deadlines.
+         *
+         * @param value the ticker
+         * @return this builder
+         */
+        public Builder ticker(Ticker value) {
+            this.ticker = Objects.requireNonNull(value, "ticker");
+            return this;
+        }
+
+        /**
+         * How long {@link TimeoutRuntime#close()} waits for running work.
+         *
+         * @param value the wait
+         * @return this builder
+         */
+        public Builder awaitTermination(Duration value) {
+            this.awaitTermination = Objects.requireNonNull(value, "awaitTermination");
+            return this;
+        }
+
+        /**
+         * Builds the runtime.
+         *
+         * @return the runtime
+         */
+        public TimeoutRuntime build() {
+            return new TimeoutRuntime(this);
+        }
+    }
+}

@@ -1,0 +1,247 @@
+package io.github.resiliencestarter.timeout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.resiliencestarter.context.Deadline;
+import io.github.resiliencestarter.context.TraceContext;
+import io.github.resiliencestarter.context.TraceContextHolder;
+import io.github.resiliencestarter.context.TraceScope;
+import io.github.resiliencestarter.core.ContextPropagator;
+import io.github.resiliencestarter.timeout.support.TimeoutExecutors;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.slf4j.MDC;
+
+class TimeoutGuardTest {
+
+    private final TimeoutRuntime runtime = TimeoutRuntime.builder()
+            .executor(TimeoutExecutors.newBoundedExecutor("test-timeout-", 2, 4, 0, Duration.ofSeconds(10)))
+            .awaitTermination(Duration.ofSeconds(5))
+            .build();
+
+    @AfterEach
+    void close() {
+        runtime.close();
+        MDC.clear();
+    }
+
+    private TimeoutGuard guard(Duration timeout, TimeoutMode mode) {
+        return TimeoutGuard.of("Test.op", TimeoutConfig.custom().timeout(timeout).mode(mode).build(), runtime);
+    }
+
+    @Test
+    void T3_offloadInterruptsTheRunningWorkAndItStopsWriting() throws Exception {
+        AtomicInteger writes = new AtomicInteger();
+        AtomicBoolean sawInterrupt = new AtomicBoolean();
+        CountDownLatch ended = new CountDownLatch(1);
+        long start = System.nanoTime();
+
+        assertThatThrownBy(() -> guard(Duration.ofMillis(200), TimeoutMode.OFFLOAD).call(() -> {
+            try {
+                while (true) {
+                    writes.incrementAndGet();
+                    Thread.sleep(10);
+                }
+            } catch (InterruptedException ex) {
+                sawInterrupt.set(true);
+                throw ex;
+            } finally {
+                ended.countDown();
+            }
+        })).isInstanceOf(DeadlineExceededException.class)
+                .satisfies(ex -> assertThat(((DeadlineExceededException) ex).reason())
+                        .isEqualTo(DeadlineExceededException.Reason.TIMED_OUT));
+
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(1500));
+        assertThat(ended.await(2, TimeUnit.SECONDS)).isTrue();
+        assertThat(sawInterrupt).isTrue();
+        int afterStop = writes.get();
+        Thread.sleep(200);
+        assertThat(writes.get()).isEqualTo(afterStop);
+    }
+
+    @Test
+    void T3_interruptModeInterruptsTheCallerThreadAndTheFlagDoesNotLeak() {
+        AtomicBoolean sawInterrupt = new AtomicBoolean();
+        long start = System.nanoTime();
+
+        assertThatThrownBy(() -> guard(Duration.ofMillis(200), TimeoutMode.INTERRUPT).call(() -> {
+            try {
+                Thread.sleep(5_000);
+                return "late";
+            } catch (InterruptedException ex) {
+                sawInterrupt.set(true);
+                throw ex;
+            }
+        })).isInstanceOf(DeadlineExceededException.class)
+                .hasCauseInstanceOf(InterruptedException.class);
+
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(1500));
+        assertThat(sawInterrupt).isTrue();
+        assertThat(Thread.currentThread().isInterrupted()).isFalse();
+    }
+
+    @Test
+    void TP2_workThatIgnoresTheInterruptStillEndsInATimeoutError() {
+        assertThatThrownBy(() -> guard(Duration.ofMillis(100), TimeoutMode.INTERRUPT).call(() -> {
+            long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
+            while (System.nanoTime() < until) {
+                Thread.onSpinWait();
+            }
+            return "ignored the interrupt";
+        })).isInstanceOf(DeadlineExceededException.class);
+        assertThat(Thread.currentThread().isInterrupted()).isFalse();
+    }
+
+    @Test
+    void TP2_offloadReleasesTheCallerAtTheDeadlineEvenWhenTheWorkIgnoresInterrupts() {
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> guard(Duration.ofMillis(150), TimeoutMode.OFFLOAD).call(() -> {
+            long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1500);
+            while (System.nanoTime() < until) {
+                Thread.onSpinWait();
+            }
+            return "too late";
+        })).isInstanceOf(DeadlineExceededException.class);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(1200));
+    }
+
+    @Test
+    void aSpentBudgetFailsFastWithoutInvokingTheWork() {
+        AtomicBoolean invoked = new AtomicBoolean();
+        TraceContext spent = TraceContext.empty().withDeadline(Deadline.after(Duration.ZERO));
+        for (TimeoutMode mode : new TimeoutMode[] {TimeoutMode.OFFLOAD, TimeoutMode.INTERRUPT}) {
+            try (TraceScope scope = TraceContextHolder.open(spent)) {
+                assertThatThrownBy(() -> guard(Duration.ofSeconds(1), mode).call(() -> invoked.getAndSet(true)))
+                        .isInstanceOf(DeadlineExceededException.class)
+                        .satisfies(ex -> assertThat(((DeadlineExceededException) ex).reason())
+                                .isEqualTo(DeadlineExceededException.Reason.BUDGET_SPENT));
+            }
+        }
+        assertThat(invoked).isFalse();
+    }
+
+    @Test
+    void T1_theWorkSeesTheEarlierOfInheritedAndLocalDeadline() throws Throwable {
+        TraceContext request = TraceContext.empty().withTraceId("t1")
+                .withDeadline(Deadline.after(Duration.ofMillis(300)));
+        try (TraceScope scope = TraceContextHolder.open(request)) {
+            long inside = guard(Duration.ofSeconds(10), TimeoutMode.OFFLOAD)
+                    .call(() -> TraceContextHolder.current().deadline().remainingMillis());
+            assertThat(inside).isLessThanOrEqualTo(300).isPositive();
+
+            long local = guard(Duration.ofMillis(100), TimeoutMode.INTERRUPT)
+                    .call(() -> TraceContextHolder.current().deadline().remainingMillis());
+            assertThat(local).isLessThanOrEqualTo(100);
+        }
+    }
+
+    @Test
+    void inheritDeadlineFalseLetsWorkOutliveTheCallersBudget() throws Throwable {
+        TimeoutGuard detached = TimeoutGuard.of("Test.detached", TimeoutConfig.custom()
+                .timeout(Duration.ofSeconds(5)).inheritDeadline(false).build(), runtime);
+        try (TraceScope scope = TraceContextHolder.open(
+                TraceContext.empty().withDeadline(Deadline.after(Duration.ofMillis(50))))) {
+            long inside = detached.call(() -> TraceContextHolder.current().deadline().remainingMillis());
+            assertThat(inside).isGreaterThan(1_000);
+        }
+    }
+
+    @Test
+    void offloadCarriesTraceIdMdcAndExtraContextToTheWorker() throws Throwable {
+        ThreadLocal<String> tenant = new ThreadLocal<>();
+        ContextPropagator tenantPropagator = () -> {
+            String captured = tenant.get();
+            return () -> {
+                tenant.set(captured);
+                return tenant::remove;
+            };
+        };
+        try (TimeoutRuntime withPropagator = TimeoutRuntime.builder().propagator(tenantPropagator).build()) {
+            TimeoutGuard guard = TimeoutGuard.of("Test.ctx", TimeoutConfig.ofDefaults(), withPropagator);
+            tenant.set("acme");
+            MDC.put("userId", "u-1");
+            try (TraceScope scope = TraceContextHolder.open(TraceContext.empty().withTraceId("trace-42"))) {
+                String seen = guard.call(() -> Thread.currentThread().getName() + "|"
+                        + TraceContextHolder.current().traceId() + "|" + MDC.get(TraceContextHolder.MDC_TRACE_ID)
+                        + "|" + MDC.get("userId") + "|" + tenant.get());
+                assertThat(seen).startsWith("resilience-timeout-").endsWith("|trace-42|trace-42|u-1|acme");
+            } finally {
+                tenant.remove();
+            }
+        }
+    }
+
+    @Test
+    void checkedExceptionsPassThroughUnchanged() {
+        IOException failure = new IOException("disk");
+        assertThatThrownBy(() -> guard(Duration.ofSeconds(1), TimeoutMode.OFFLOAD).call(() -> {
+            throw failure;
+        })).isSameAs(failure);
+        assertThatThrownBy(() -> guard(Duration.ofSeconds(1), TimeoutMode.INTERRUPT).call(() -> {
+            throw failure;
+        })).isSameAs(failure);
+    }
+
+    @Test
+    void aSaturatedExecutorRejectsAtOnceAndNeverRunsOnTheCaller() throws Exception {
+        try (TimeoutRuntime tiny = TimeoutRuntime.builder()
+                .executor(TimeoutExecutors.newBoundedExecutor("tiny-", 1, 1, 0, Duration.ofSeconds(10)))
+                .awaitTermination(Duration.ofSeconds(5)).build()) {
+            TimeoutGuard guard = TimeoutGuard.of("Test.busy", TimeoutConfig.custom()
+                    .timeout(Duration.ofSeconds(3)).build(), tiny);
+            CountDownLatch holding = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            Thread occupant = new Thread(() -> {
+                try {
+                    guard.call(() -> {
+                        holding.countDown();
+                        release.await();
+                        return null;
+                    });
+                } catch (Throwable ignored) {
+                    // only occupies the single worker
+                }
+            });
+            occupant.start();
+            assertThat(holding.await(2, TimeUnit.SECONDS)).isTrue();
+
+            AtomicReference<String> ranOn = new AtomicReference<>();
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> guard.call(() -> {
+                ranOn.set(Thread.currentThread().getName());
+                return null;
+            })).isInstanceOf(TimeoutRejectedException.class);
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(500));
+            assertThat(ranOn.get()).isNull();
+
+            release.countDown();
+            occupant.join(2_000);
+        }
+    }
+
+    @Test
+    void theWorkersInterruptFlagDoesNotLeakIntoTheNextTask() throws Throwable {
+        try (TimeoutRuntime single = TimeoutRuntime.builder()
+                .executor(TimeoutExecutors.newBoundedExecutor("single-", 1, 1, 0, Duration.ofSeconds(10)))
+                .build()) {
+            TimeoutGuard guard = TimeoutGuard.of("Test.leak", TimeoutConfig.custom()
+                    .timeout(Duration.ofMillis(100)).build(), single);
+            assertThatThrownBy(() -> guard.call(() -> {
+                Thread.sleep(2_000);
+                return null;
+            })).isInstanceOf(DeadlineExceededException.class);
+            Thread.sleep(100);
+            boolean interrupted = guard.call(() -> Thread.currentThread().isInterrupted());
+            assertThat(interrupted).isFalse();
+        }
+    }
+}

@@ -1,0 +1,18 @@
+package io.github.resiliencestarter.sample;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+
+/** Starts the sample service on embedded defaults: no external server is needed. */
+@SpringBootApplication
+public class SampleApplication {
+
+    /**
+     * Starts the application.
+     *
+     * @param args command-line arguments
+     */
+    public static void main(String[] args) {
+        SpringApplication.run(SampleApplication.class, args);
+    }
+}

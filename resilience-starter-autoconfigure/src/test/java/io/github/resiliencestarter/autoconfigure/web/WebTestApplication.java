@@ -1,0 +1,106 @@
+package io.github.resiliencestarter.autoconfigure.web;
+
+import io.github.resiliencestarter.annotation.Timeout;
+import io.github.resiliencestarter.context.ResilienceHeaders;
+import io.github.resiliencestarter.context.TraceContext;
+import io.github.resiliencestarter.context.TraceContextHolder;
+import jakarta.servlet.Filter;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.Ordered;
+import org.springframework.core.ParameterizedTypeReference;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.client.RestClient;
+import org.springframework.web.context.request.RequestContextHolder;
+
+/** A tiny web application with the starter on its classpath, for end-to-end tests over real HTTP. */
+@SpringBootConfiguration
+@EnableAutoConfiguration
+public class WebTestApplication {
+
+    /** MDC trace id seen by an outer filter after the chain returned; must be null. */
+    static final AtomicReference<String> MDC_AFTER_REQUEST = new AtomicReference<>("unset");
+
+    @Bean
+    FilterRegistrationBean<Filter> mdcProbe() {
+        Filter probe = (request, response, chain) -> {
+            chain.doFilter(request, response);
+            MDC_AFTER_REQUEST.set(MDC.get(TraceContextHolder.MDC_TRACE_ID));
+        };
+        FilterRegistrationBean<Filter> registration = new FilterRegistrationBean<>(probe);
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+        return registration;
+    }
+
+    /** Registered as a member component of the application class. */
+    @RestController
+    static class TestController {
+
+        private static final Logger log = LoggerFactory.getLogger(TestController.class);
+
+        /** Handler invocations; static because the controller bean is a proxy. */
+        static final AtomicInteger HANDLER_CALLS = new AtomicInteger();
+
+        @GetMapping("/t/slow")
+        @Timeout("200ms")
+        public Map<String, Object> slow(@RequestParam long ms) throws InterruptedException {
+            HANDLER_CALLS.incrementAndGet();
+            log.info("slow call started");
+            Thread.sleep(ms);
+            log.info("slow call finished");
+            return Map.of("slept", ms);
+        }
+
+        @GetMapping("/t/context")
+        public Map<String, Object> context(@RequestHeader Map<String, String> headers) {
+            HANDLER_CALLS.incrementAndGet();
+            TraceContext context = TraceContextHolder.current();
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("traceId", context.traceId());
+            body.put("mdcTraceId", MDC.get(TraceContextHolder.MDC_TRACE_ID));
+            body.put("remainingMs", context.deadline() != null ? context.deadline().remainingMillis() : -1);
+            return body;
+        }
+
+        @GetMapping("/t/worker")
+        @Timeout("1s")
+        public Map<String, Object> worker() {
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("thread", Thread.currentThread().getName());
+            body.put("traceId", TraceContextHolder.current().traceId());
+            body.put("mdcTraceId", MDC.get(TraceContextHolder.MDC_TRACE_ID));
+            body.put("requestAttributes", RequestContextHolder.getRequestAttributes() != null);
+            return body;
+        }
+
+        /** Calls /t/context over HTTP, passing down the remaining budget by hand. */
+        @GetMapping("/t/upstream")
+        @Timeout("1s")
+        public Map<String, Object> upstream(@RequestParam int port) {
+            TraceContext context = TraceContextHolder.current();
+            long sent = context.deadline().remainingMillis();
+            Map<String, Object> downstream = RestClient.create().get()
+                    .uri("http://127.0.0.1:" + port + "/t/context")
+                    .header(ResilienceHeaders.TRACE_ID, context.traceId())
+                    .header(ResilienceHeaders.TIMEOUT_BUDGET_MS, Long.toString(sent))
+                    .retrieve().body(new ParameterizedTypeReference<>() { });
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("traceId", context.traceId());
+            body.put("sentBudgetMs", sent);
+            body.put("downstream", downstream);
+            return body;
+        }
+    }
+}

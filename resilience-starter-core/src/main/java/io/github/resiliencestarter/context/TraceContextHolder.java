@@ -55,7 +55,11 @@ public final class TraceContextHolder {
     public static TraceScope open(TraceContext context) {
         TraceContext previous = CURRENT.get();
         String previousMdc = MDC.get(MDC_TRACE_ID);
-        install(context);
+        CURRENT.set(context);
+        String traceId = context.traceId();
+        if (traceId != null && !traceId.equals(previousMdc)) {
+            MDC.put(MDC_TRACE_ID, traceId);
+        }
         return new TraceScope(previous, previousMdc);
     }
 
@@ -65,22 +69,14 @@ public final class TraceContextHolder {
         } else {
             CURRENT.set(previous);
         }
-        putOrRemoveMdc(previousMdc);
-    }
-
-    private static void install(TraceContext context) {
-        CURRENT.set(context);
-        String traceId = context.traceId();
-        if (traceId != null) {
-            MDC.put(MDC_TRACE_ID, traceId);
-        }
-    }
-
-    private static void putOrRemoveMdc(String value) {
-        if (value == null) {
-            MDC.remove(MDC_TRACE_ID);
-        } else {
-            MDC.put(MDC_TRACE_ID, value);
+        // nested scopes usually keep the trace id: skip the MDC write (it copies the map in Logback)
+        String current = MDC.get(MDC_TRACE_ID);
+        if (previousMdc == null) {
+            if (current != null) {
+                MDC.remove(MDC_TRACE_ID);
+            }
+        } else if (!previousMdc.equals(current)) {
+            MDC.put(MDC_TRACE_ID, previousMdc);
         }
     }
 

@@ -1,0 +1,348 @@
+package io.github.resiliencestarter.retry;
+
+import io.github.resiliencestarter.context.Deadline;
+import io.github.resiliencestarter.context.Ticker;
+import io.github.resiliencestarter.context.TraceContext;
+import io.github.resiliencestarter.context.TraceContextHolder;
+import io.github.resiliencestarter.context.TraceScope;
+import io.github.resiliencestarter.core.CheckedCallable;
+import io.github.resiliencestarter.timeout.DeadlineExceededException;
+import io.github.resiliencestarter.timeout.TimeoutConfig;
+import io.github.resiliencestarter.timeout.TimeoutGuard;
+import io.github.resiliencestarter.timeout.TimeoutMode;
+import io.github.resiliencestarter.timeout.TimeoutRuntime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.random.RandomGenerator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs work under a {@link RetryPolicy}: the programmatic form of {@code @Retry}.
+ *
+ * <pre>{@code
+ * Retrier retrier = Retrier.of("inventory.reserve", RetryPolicy.ofDefaults());
+ * Reservation r = retrier.call(() -> inventory.reserve(order));
+ * }</pre>
+ *
+ * <p>Each attempt runs with its attempt number in the trace context (sent downstream as
+ * {@code X-Retry-Attempt}). Before each wait and each attempt the loop checks the request's
+ * deadline: it never starts a wait, or an attempt after it, that cannot finish in time, counting
+ * the attempts' own duration, not only the waits (rules C-1, R-P6). A retry also needs the
+ * budget's consent (R-6). The error finally thrown is the last attempt's, unchanged in type, with
+ * the earlier attempts' errors and a {@link RetrySummary} attached as suppressed. Thread-safe.
+ */
+public final class Retrier {
+
+    private static final Logger log = LoggerFactory.getLogger(Retrier.class);
+
+    private final String operation;
+
+    private final RetryPolicy policy;
+
+    private final Ticker ticker;
+
+    private final Sleeper sleeper;
+
+    private final RandomGenerator random;
+
+    private final RetryObserver observer;
+
+    private final TimeoutGuard attemptGuard;
+
+    /** Earlier errors attached to the final one at most; keeps huge attempt counts from bloating it. */
+    public static final int MAX_SUPPRESSED = 10;
+
+    private Retrier(Builder builder) {
+        this.operation = builder.operation;
+        this.policy = builder.policy;
+        this.ticker = builder.ticker;
+        this.sleeper = builder.sleeper;
+        this.random = builder.random;
+        this.observer = builder.observer;
+        if (policy.attemptTimeout() != null) {
+            if (builder.timeoutRuntime == null) {
+                throw new IllegalStateException("attemptTimeout on " + operation + " needs a TimeoutRuntime");
+            }
+            this.attemptGuard = TimeoutGuard.of(operation, TimeoutConfig.custom().timeout(policy.attemptTimeout())
+                    .mode(TimeoutMode.INTERRUPT).build(), builder.timeoutRuntime);
+        } else {
+            this.attemptGuard = null;
+        }
+    }
+
+    /**
+     * A retrier with the system clock, real sleeps and no observer.
+     *
+     * @param operation a name for logs and metrics
+     * @param policy the policy
+     * @return the retrier
+     */
+    public static Retrier of(String operation, RetryPolicy policy) {
+        return builder(operation, policy).build();
+    }
+
+    /**
+     * A builder, for injecting a clock, sleeper, random source, observer or timeout runtime.
+     *
+     * @param operation a name for logs and metrics
+     * @param policy the policy
+     * @return a new builder
+     */
+    public static Builder builder(String operation, RetryPolicy policy) {
+        return new Builder(operation, policy);
+    }
+
+    /**
+     * The policy applied.
+     *
+     * @return the policy
+     */
+    public RetryPolicy policy() {
+        return policy;
+    }
+
+    /**
+     * Runs {@code work}, retrying transient failures as the policy allows.
+     *
+     * @param work the work
+     * @param <T> the result type
+     * @return the first acceptable result, or the last result when attempts ran out on results
+     * @throws Throwable the last failure, with earlier ones attached as suppressed
+     */
+    public <T> T call(CheckedCallable<T> work) throws Throwable {
+        TraceContext outer = TraceContextHolder.current();
+        Deadline deadline = outer.deadline();
+        if (deadline != null && deadline.isExpired()) {
+            throw DeadlineExceededException.budgetSpent(operation);
+        }
+        policy.budget().recordCall();
+        RandomGenerator rnd = random != null ? random : ThreadLocalRandom.current();
+        List<Throwable> earlier = null;
+        long previousDelay = 0;
+        for (int attempt = 1;; attempt++) {
+            long started = ticker.read();
+            T result = null;
+            Throwable failure = null;
+            try {
+                result = runAttempt(work, outer, attempt);
+            } catch (Throwable error) {
+                failure = error;
+            }
+            if (failure == null && (policy.retryOnResult() == null || !policy.retryOnResult().test(result))) {
+                observer.onComplete(operation, attempt == 1 ? RetryOutcome.SUCCESS_WITHOUT_RETRY
+                        : RetryOutcome.SUCCESS_WITH_RETRY, attempt);
+                return result;
+            }
+            Stop stop = null;
+            long delay = 0;
+            if (failure != null && !isRetryable(failure)) {
+                stop = Stop.NOT_RETRYABLE;
+            } else if (attempt >= policy.maxAttempts()) {
+                stop = Stop.EXHAUSTED;
+            } else {
+                delay = delayBefore(attempt, failure, previousDelay, rnd);
+                long attemptNanos = Math.max(policy.minAttemptTime().toNanos(), ticker.read() - started);
+                if (deadline != null && saturatedAdd(delay, attemptNanos) >= deadline.remainingNanos()) {
+                    stop = Stop.NO_TIME;
+                } else if (!policy.budget().tryAcquireRetry()) {
+                    stop = Stop.BUDGET_DENIED;
+                }
+            }
+            if (stop != null) {
+                if (failure == null) {
+                    // results kept asking for a retry: the last one is still the answer
+                    observer.onComplete(operation, outcome(attempt, stop), attempt);
+                    return result;
+                }
+                throw finish(failure, earlier, attempt, stop);
+            }
+            if (failure != null) {
+                if (earlier == null) {
+                    earlier = new ArrayList<>(policy.maxAttempts());
+                }
+                earlier.add(failure);
+            }
+            observer.onRetry(operation, attempt + 1, failure, delay);
+            try {
+                sleeper.sleep(delay);
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                if (failure == null) {
+                    throw ex;
+                }
+                earlier.remove(earlier.size() - 1);
+                throw finish(failure, earlier, attempt, Stop.INTERRUPTED);
+            }
+            previousDelay = delay;
+        }
+    }
+
+    private boolean isRetryable(Throwable failure) {
+        return policy.classifier().isRetryable(failure)
+                && (!policy.onlyUnsentFailures() || RetryClassifier.isRequestNotSent(failure));
+    }
+
+    private long delayBefore(int failedAttempts, Throwable failure, long previousDelay, RandomGenerator rnd) {
+        java.time.Duration requested = failure != null ? policy.classifier().retryAfter(failure) : null;
+        if (requested != null) {
+            // the server said when; jittering it would either hammer early or wait needlessly
+            return requested.toNanos();
+        }
+        BackOff backOff = policy.backOff();
+        return Math.max(0, policy.jitter().apply(backOff.delayNanos(failedAttempts, rnd), previousDelay, backOff, rnd));
+    }
+
+    private <T> T runAttempt(CheckedCallable<T> work, TraceContext outer, int attempt) throws Throwable {
+        try (TraceScope scope = TraceContextHolder.open(outer.withAttempt(attempt))) {
+            if (attemptGuard == null) {
+                return work.call();
+            }
+            try {
+                return attemptGuard.call(work);
+            } catch (DeadlineExceededException ex) {
+                Deadline deadline = outer.deadline();
+                if (deadline != null && deadline.isExpired()) {
+                    throw ex;
+                }
+                throw new AttemptTimeoutException(operation, attempt, policy.attemptTimeout(), ex.getCause());
+            }
+        }
+    }
+
+    private Throwable finish(Throwable error, List<Throwable> earlier, int attempts, Stop stop) {
+        if (earlier != null) {
+            int attached = 0;
+            for (Throwable previous : earlier) {
+                if (previous != error && attached < MAX_SUPPRESSED) {
+                    error.addSuppressed(previous);
+                    attached++;
+                }
+            }
+        }
+        RetryOutcome outcome = outcome(attempts, stop);
+        error.addSuppressed(new RetrySummary(operation, attempts, outcome, stop.reason));
+        if (stop != Stop.NOT_RETRYABLE || attempts > 1) {
+            // R-S1: one line per failed call, with the trace id from the MDC; the error is rethrown
+            log.warn("{} failed after {} attempt(s), {}: {}", operation, attempts, stop.reason, error.toString());
+        }
+        observer.onComplete(operation, outcome, attempts);
+        return error;
+    }
+
+    private static RetryOutcome outcome(int attempts, Stop stop) {
+        if (stop == Stop.BUDGET_DENIED) {
+            return RetryOutcome.BUDGET_DENIED;
+        }
+        return attempts > 1 ? RetryOutcome.FAILED_WITH_RETRY : RetryOutcome.FAILED_WITHOUT_RETRY;
+    }
+
+    private static long saturatedAdd(long a, long b) {
+        long sum = a + b;
+        return sum < 0 ? Long.MAX_VALUE : sum;
+    }
+
+    /** Why the loop stopped. */
+    private enum Stop {
+        NOT_RETRYABLE("not retryable"),
+        EXHAUSTED("attempts exhausted"),
+        NO_TIME("no time left in the deadline for another attempt"),
+        BUDGET_DENIED("retry budget exhausted"),
+        INTERRUPTED("interrupted while waiting to retry");
+
+        private final String reason;
+
+        Stop(String reason) {
+            this.reason = reason;
+        }
+    }
+
+    /** Builds a {@link Retrier}. */
+    public static final class Builder {
+
+        private final String operation;
+
+        private final RetryPolicy policy;
+
+        private Ticker ticker = Ticker.SYSTEM;
+
+        private Sleeper sleeper = Sleeper.SYSTEM;
+
+        private RandomGenerator random;
+
+        private RetryObserver observer = RetryObserver.NOOP;
+
+        private TimeoutRuntime timeoutRuntime;
+
+        private Builder(String operation, RetryPolicy policy) {
+            this.operation = Objects.requireNonNull(operation, "operation");
+            this.policy = Objects.requireNonNull(policy, "policy");
+        }
+
+        /**
+         * The time source for deadline checks.
+         *
+         * @param value the ticker
+         * @return this builder
+         */
+        public Builder ticker(Ticker value) {
+            this.ticker = Objects.requireNonNull(value);
+            return this;
+        }
+
+        /**
+         * How waits are performed.
+         *
+         * @param value the sleeper
+         * @return this builder
+         */
+        public Builder sleeper(Sleeper value) {
+            this.sleeper = Objects.requireNonNull(value);
+            return this;
+        }
+
+        /**
+         * The random source for back-off and jitter; {@code null} uses {@link ThreadLocalRandom}.
+         *
+         * @param value the random source
+         * @return this builder
+         */
+        public Builder random(RandomGenerator value) {
+            this.random = value;
+            return this;
+        }
+
+        /**
+         * Who hears retries and outcomes.
+         *
+         * @param value the observer
+         * @return this builder
+         */
+        public Builder observer(RetryObserver value) {
+            this.observer = Objects.requireNonNull(value);
+            return this;
+        }
+
+        /**
+         * The runtime for per-attempt timeouts; required when the policy sets one.
+         *
+         * @param value the runtime
+         * @return this builder
+         */
+        public Builder timeoutRuntime(TimeoutRuntime value) {
+            this.timeoutRuntime = value;
+            return this;
+        }
+
+        /**
+         * Builds the retrier.
+         *
+         * @return the retrier
+         */
+        public Retrier build() {
+            return new Retrier(this);
+        }
+    }
+}

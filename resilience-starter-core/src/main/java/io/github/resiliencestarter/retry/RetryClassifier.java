@@ -1,0 +1,235 @@
+package io.github.resiliencestarter.retry;
+
+import io.github.resiliencestarter.retry.RetryRule.Verdict;
+import io.github.resiliencestarter.retry.internal.DefaultRetryRules;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Decides whether a failure is worth another attempt (rule R-2) and how long its source asked to
+ * wait.
+ *
+ * <p>Order of decision, each step walking the whole cause chain: a {@code noRetryFor} type
+ * anywhere → no retry (exclusion wins); a {@code retryFor} type anywhere → retry; otherwise the
+ * rules, outermost throwable first, first non-abstaining answer wins; nothing known → no retry.
+ * Immutable.
+ */
+public final class RetryClassifier {
+
+    /** Causes deeper than this are not inspected; a guard against cyclic cause chains. */
+    public static final int MAX_CAUSE_DEPTH = 16;
+
+    private static final RetryClassifier DEFAULTS = builder().build();
+
+    private final List<Class<? extends Throwable>> retryFor;
+
+    private final List<Class<? extends Throwable>> noRetryFor;
+
+    private final List<RetryRule> rules;
+
+    private final List<RetryAfterSource> retryAfterSources;
+
+    private RetryClassifier(Builder builder) {
+        this.retryFor = List.copyOf(builder.retryFor);
+        this.noRetryFor = List.copyOf(builder.noRetryFor);
+        List<RetryRule> allRules = new ArrayList<>(builder.rules);
+        allRules.add(DefaultRetryRules.INSTANCE);
+        this.rules = List.copyOf(allRules);
+        List<RetryAfterSource> sources = new ArrayList<>(builder.retryAfterSources);
+        sources.add(DefaultRetryRules.INSTANCE);
+        this.retryAfterSources = List.copyOf(sources);
+    }
+
+    /**
+     * The default classification of DESIGN §4, with no extra rules.
+     *
+     * @return the default classifier
+     */
+    public static RetryClassifier ofDefaults() {
+        return DEFAULTS;
+    }
+
+    /**
+     * A builder with the default rules.
+     *
+     * @return a new builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * A builder starting from this classifier's settings.
+     *
+     * @return a new builder
+     */
+    public Builder toBuilder() {
+        Builder builder = new Builder();
+        builder.retryFor.addAll(retryFor);
+        builder.noRetryFor.addAll(noRetryFor);
+        builder.rules.addAll(rules.subList(0, rules.size() - 1));
+        builder.retryAfterSources.addAll(retryAfterSources.subList(0, retryAfterSources.size() - 1));
+        return builder;
+    }
+
+    /**
+     * Whether {@code error} is transient.
+     *
+     * @param error the failure
+     * @return {@code true} to retry
+     */
+    public boolean isRetryable(Throwable error) {
+        if (!noRetryFor.isEmpty() && anyCauseIs(error, noRetryFor)) {
+            return false;
+        }
+        if (!retryFor.isEmpty() && anyCauseIs(error, retryFor)) {
+            return true;
+        }
+        Throwable current = error;
+        for (int depth = 0; current != null && depth < MAX_CAUSE_DEPTH; depth++) {
+            for (RetryRule rule : rules) {
+                Verdict verdict = rule.classify(current);
+                if (verdict != Verdict.ABSTAIN) {
+                    return verdict == Verdict.RETRY;
+                }
+            }
+            current = current.getCause();
+        }
+        return false;
+    }
+
+    /**
+     * How long the failure's source asked to wait ({@code Retry-After}), or {@code null}.
+     *
+     * @param error the failure
+     * @return the requested wait, or {@code null}
+     */
+    public Duration retryAfter(Throwable error) {
+        Throwable current = error;
+        for (int depth = 0; current != null && depth < MAX_CAUSE_DEPTH; depth++) {
+            for (RetryAfterSource source : retryAfterSources) {
+                Duration wait = source.retryAfter(current);
+                if (wait != null) {
+                    return wait;
+                }
+            }
+            current = current.getCause();
+        }
+        return null;
+    }
+
+    /**
+     * Whether the failure happened before the request reached the remote side (connection
+     * refused, connect timeout): safe to retry even for operations that are not idempotent.
+     *
+     * @param error the failure
+     * @return {@code true} when nothing was sent
+     */
+    public static boolean isRequestNotSent(Throwable error) {
+        Throwable current = error;
+        for (int depth = 0; current != null && depth < MAX_CAUSE_DEPTH; depth++) {
+            if (DefaultRetryRules.isNotSent(current)) {
+                return true;
+            }
+            current = current.getCause();
+        }
+        return false;
+    }
+
+    private static boolean anyCauseIs(Throwable error, List<Class<? extends Throwable>> types) {
+        Throwable current = error;
+        for (int depth = 0; current != null && depth < MAX_CAUSE_DEPTH; depth++) {
+            for (Class<? extends Throwable> type : types) {
+                if (type.isInstance(current)) {
+                    return true;
+                }
+            }
+            current = current.getCause();
+        }
+        return false;
+    }
+
+    /** Reads a requested wait from a failure, for example an HTTP {@code Retry-After} header. */
+    @FunctionalInterface
+    public interface RetryAfterSource {
+
+        /**
+         * The requested wait carried by this single throwable.
+         *
+         * @param error the throwable (not its causes)
+         * @return the wait, or {@code null}
+         */
+        Duration retryAfter(Throwable error);
+    }
+
+    /** Builds a {@link RetryClassifier}. */
+    public static final class Builder {
+
+        private final List<Class<? extends Throwable>> retryFor = new ArrayList<>();
+
+        private final List<Class<? extends Throwable>> noRetryFor = new ArrayList<>();
+
+        private final List<RetryRule> rules = new ArrayList<>();
+
+        private final List<RetryAfterSource> retryAfterSources = new ArrayList<>();
+
+        private Builder() {
+        }
+
+        /**
+         * Types that are retried wherever they appear in the cause chain.
+         *
+         * @param types the types
+         * @return this builder
+         */
+        public Builder retryFor(List<Class<? extends Throwable>> types) {
+            types.forEach(type -> retryFor.add(Objects.requireNonNull(type)));
+            return this;
+        }
+
+        /**
+         * Types that are never retried wherever they appear in the cause chain; wins over
+         * {@link #retryFor}.
+         *
+         * @param types the types
+         * @return this builder
+         */
+        public Builder noRetryFor(List<Class<? extends Throwable>> types) {
+            types.forEach(type -> noRetryFor.add(Objects.requireNonNull(type)));
+            return this;
+        }
+
+        /**
+         * A rule asked before the default rules.
+         *
+         * @param rule the rule
+         * @return this builder
+         */
+        public Builder rule(RetryRule rule) {
+            rules.add(Objects.requireNonNull(rule));
+            return this;
+        }
+
+        /**
+         * A source of requested waits asked before the default one.
+         *
+         * @param source the source
+         * @return this builder
+         */
+        public Builder retryAfterSource(RetryAfterSource source) {
+            retryAfterSources.add(Objects.requireNonNull(source));
+            return this;
+        }
+
+        /**
+         * Builds the classifier.
+         *
+         * @return the classifier
+         */
+        public RetryClassifier build() {
+            return new RetryClassifier(this);
+        }
+    }
+}

@@ -1,0 +1,302 @@
+package io.github.resiliencestarter.retry;
+
+import io.github.resiliencestarter.retry.support.ExponentialBackOff;
+import io.github.resiliencestarter.retry.support.Jitters;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.Predicate;
+
+/**
+ * Immutable settings of a retry: how many attempts, how long between them, which failures (and
+ * results) count as transient, how long one attempt may take, and the budget that stops retry
+ * storms. Build one with {@link #custom()}.
+ *
+ * <pre>{@code
+ * RetryPolicy policy = RetryPolicy.custom()
+ *         .maxAttempts(3)
+ *         .backOff(new ExponentialBackOff(Duration.ofMillis(100), 2.0, Duration.ofSeconds(1)))
+ *         .jitter(Jitters.full())
+ *         .build();
+ * }</pre>
+ */
+public final class RetryPolicy {
+
+    /** Attempts, counting the first, when nothing else is configured. */
+    public static final int DEFAULT_MAX_ATTEMPTS = 3;
+
+    /**
+     * The shortest time an attempt is assumed to need when deciding whether one more fits the
+     * deadline; the previous attempt's own duration is used when it was longer.
+     */
+    public static final Duration DEFAULT_MIN_ATTEMPT_TIME = Duration.ofMillis(5);
+
+    private static final RetryPolicy DEFAULTS = custom().build();
+
+    private final int maxAttempts;
+
+    private final BackOff backOff;
+
+    private final Jitter jitter;
+
+    private final RetryClassifier classifier;
+
+    private final Predicate<Object> retryOnResult;
+
+    private final RetryBudget budget;
+
+    private final Duration attemptTimeout;
+
+    private final Duration minAttemptTime;
+
+    private final boolean onlyUnsentFailures;
+
+    private RetryPolicy(Builder builder) {
+        this.maxAttempts = builder.maxAttempts;
+        this.backOff = builder.backOff;
+        this.jitter = builder.jitter;
+        this.classifier = builder.classifier;
+        this.retryOnResult = builder.retryOnResult;
+        this.budget = builder.budget;
+        this.attemptTimeout = builder.attemptTimeout;
+        this.minAttemptTime = builder.minAttemptTime;
+        this.onlyUnsentFailures = builder.onlyUnsentFailures;
+    }
+
+    /**
+     * The defaults: 3 attempts, exponential ×2 from 100 ms capped at 1 s, full jitter, default
+     * classification, no budget.
+     *
+     * @return the default policy
+     */
+    public static RetryPolicy ofDefaults() {
+        return DEFAULTS;
+    }
+
+    /**
+     * A builder starting from the defaults.
+     *
+     * @return a new builder
+     */
+    public static Builder custom() {
+        return new Builder();
+    }
+
+    /**
+     * A builder starting from {@code base}.
+     *
+     * @param base the policy to copy
+     * @return a new builder
+     */
+    public static Builder from(RetryPolicy base) {
+        Builder builder = new Builder();
+        builder.maxAttempts = base.maxAttempts;
+        builder.backOff = base.backOff;
+        builder.jitter = base.jitter;
+        builder.classifier = base.classifier;
+        builder.retryOnResult = base.retryOnResult;
+        builder.budget = base.budget;
+        builder.attemptTimeout = base.attemptTimeout;
+        builder.minAttemptTime = base.minAttemptTime;
+        builder.onlyUnsentFailures = base.onlyUnsentFailures;
+        return builder;
+    }
+
+    /** @return attempts, counting the first */
+    public int maxAttempts() {
+        return maxAttempts;
+    }
+
+    /** @return the base delay strategy */
+    public BackOff backOff() {
+        return backOff;
+    }
+
+    /** @return the jitter strategy */
+    public Jitter jitter() {
+        return jitter;
+    }
+
+    /** @return the failure classification */
+    public RetryClassifier classifier() {
+        return classifier;
+    }
+
+    /** @return the predicate on results that asks for another attempt, or {@code null} */
+    public Predicate<Object> retryOnResult() {
+        return retryOnResult;
+    }
+
+    /** @return the retry budget */
+    public RetryBudget budget() {
+        return budget;
+    }
+
+    /** @return the limit of one attempt, or {@code null} for none */
+    public Duration attemptTimeout() {
+        return attemptTimeout;
+    }
+
+    /** @return the shortest time an attempt is assumed to need */
+    public Duration minAttemptTime() {
+        return minAttemptTime;
+    }
+
+    /**
+     * Whether only failures that happened before the request was sent are retried; set for
+     * operations that are not known to be idempotent.
+     *
+     * @return {@code true} to restrict retries to unsent requests
+     */
+    public boolean onlyUnsentFailures() {
+        return onlyUnsentFailures;
+    }
+
+    @Override
+    public String toString() {
+        return "RetryPolicy[maxAttempts=" + maxAttempts + ", backOff=" + backOff + ", attemptTimeout="
+                + attemptTimeout + ", onlyUnsentFailures=" + onlyUnsentFailures + "]";
+    }
+
+    /** Builds a {@link RetryPolicy}; every setter validates its argument at once. */
+    public static final class Builder {
+
+        private int maxAttempts = DEFAULT_MAX_ATTEMPTS;
+
+        private BackOff backOff = ExponentialBackOff.ofDefaults();
+
+        private Jitter jitter = Jitters.full();
+
+        private RetryClassifier classifier = RetryClassifier.ofDefaults();
+
+        private Predicate<Object> retryOnResult;
+
+        private RetryBudget budget = RetryBudget.UNLIMITED;
+
+        private Duration attemptTimeout;
+
+        private Duration minAttemptTime = DEFAULT_MIN_ATTEMPT_TIME;
+
+        private boolean onlyUnsentFailures;
+
+        private Builder() {
+        }
+
+        /**
+         * Sets the attempts, counting the first.
+         *
+         * @param value at least 1
+         * @return this builder
+         */
+        public Builder maxAttempts(int value) {
+            if (value < 1) {
+                throw new IllegalArgumentException("maxAttempts must be at least 1 but was " + value);
+            }
+            this.maxAttempts = value;
+            return this;
+        }
+
+        /**
+         * Sets the base delay strategy.
+         *
+         * @param value the back-off
+         * @return this builder
+         */
+        public Builder backOff(BackOff value) {
+            this.backOff = Objects.requireNonNull(value, "backOff");
+            return this;
+        }
+
+        /**
+         * Sets the jitter strategy.
+         *
+         * @param value the jitter
+         * @return this builder
+         */
+        public Builder jitter(Jitter value) {
+            this.jitter = Objects.requireNonNull(value, "jitter");
+            return this;
+        }
+
+        /**
+         * Sets the failure classification.
+         *
+         * @param value the classifier
+         * @return this builder
+         */
+        public Builder classifier(RetryClassifier value) {
+            this.classifier = Objects.requireNonNull(value, "classifier");
+            return this;
+        }
+
+        /**
+         * Retries when a result matches; the last result is returned when attempts run out.
+         *
+         * @param value the predicate, or {@code null} for none
+         * @return this builder
+         */
+        public Builder retryOnResult(Predicate<Object> value) {
+            this.retryOnResult = value;
+            return this;
+        }
+
+        /**
+         * Sets the retry budget.
+         *
+         * @param value the budget
+         * @return this builder
+         */
+        public Builder budget(RetryBudget value) {
+            this.budget = Objects.requireNonNull(value, "budget");
+            return this;
+        }
+
+        /**
+         * Bounds each attempt; an attempt that runs out of it fails with a retryable
+         * {@link AttemptTimeoutException}.
+         *
+         * @param value a positive duration, or {@code null} for none
+         * @return this builder
+         */
+        public Builder attemptTimeout(Duration value) {
+            if (value != null && (value.isZero() || value.isNegative())) {
+                throw new IllegalArgumentException("attemptTimeout must be positive but was " + value);
+            }
+            this.attemptTimeout = value;
+            return this;
+        }
+
+        /**
+         * Sets the shortest time an attempt is assumed to need.
+         *
+         * @param value not negative
+         * @return this builder
+         */
+        public Builder minAttemptTime(Duration value) {
+            if (value == null || value.isNegative()) {
+                throw new IllegalArgumentException("minAttemptTime must not be negative: " + value);
+            }
+            this.minAttemptTime = value;
+            return this;
+        }
+
+        /**
+         * Restricts retries to failures that happened before the request was sent.
+         *
+         * @param value {@code true} to restrict
+         * @return this builder
+         */
+        public Builder onlyUnsentFailures(boolean value) {
+            this.onlyUnsentFailures = value;
+            return this;
+        }
+
+        /**
+         * Builds the policy.
+         *
+         * @return the policy
+         */
+        public RetryPolicy build() {
+            return new RetryPolicy(this);
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package io.github.resiliencestarter.retry;
+
+/**
+ * Attached as a suppressed exception to the error a retried call finally throws, so the error
+ * keeps its own type (and stays reachable for {@code @ExceptionHandler}s) while telling how many
+ * attempts were made and why the loop stopped. Has no stack trace of its own.
+ */
+public final class RetrySummary extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final int attempts;
+
+    private final RetryOutcome outcome;
+
+    /**
+     * Creates a summary.
+     *
+     * @param operation the retried operation
+     * @param attempts the attempts made
+     * @param outcome how the loop ended
+     * @param reason why it stopped
+     */
+    public RetrySummary(String operation, int attempts, RetryOutcome outcome, String reason) {
+        super(operation + ": " + attempts + (attempts == 1 ? " attempt, " : " attempts, ") + reason, null, false,
+                false);
+        this.attempts = attempts;
+        this.outcome = outcome;
+    }
+
+    /**
+     * The summary attached to {@code error} by the outermost retry it went through, or
+     * {@code null} when it did not come out of a retry.
+     *
+     * @param error the error
+     * @return the summary
+     */
+    public static RetrySummary of(Throwable error) {
+        if (error == null) {
+            return null;
+        }
+        RetrySummary last = null;
+        for (Throwable suppressed : error.getSuppressed()) {
+            if (suppressed instanceof RetrySummary summary) {
+                last = summary;
+            }
+        }
+        return last;
+    }
+
+    /**
+     * The attempts made.
+     *
+     * @return the attempt count
+     */
+    public int attempts() {
+        return attempts;
+    }
+
+    /**
+     * How the loop ended.
+     *
+     * @return the outcome
+     */
+    public RetryOutcome outcome() {
+        return outcome;
+    }
+}

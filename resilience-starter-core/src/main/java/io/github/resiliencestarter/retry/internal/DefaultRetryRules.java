@@ -1,0 +1,73 @@
+package io.github.resiliencestarter.retry.internal;
+
+import io.github.resiliencestarter.retry.NonRetryableException;
+import io.github.resiliencestarter.retry.RequestNotSentException;
+import io.github.resiliencestarter.retry.RetryClassifier;
+import io.github.resiliencestarter.retry.RetryRule;
+import io.github.resiliencestarter.retry.RetryableException;
+import io.github.resiliencestarter.timeout.ConnectTimeoutException;
+import io.github.resiliencestarter.timeout.DeadlineExceededException;
+import io.github.resiliencestarter.timeout.ResilienceTimeoutException;
+import io.github.resiliencestarter.timeout.TimeoutKind;
+import io.github.resiliencestarter.timeout.TimeoutKinds;
+import io.github.resiliencestarter.timeout.TimeoutRejectedException;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.SocketTimeoutException;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpTimeoutException;
+import java.sql.SQLNonTransientException;
+import java.sql.SQLTransientException;
+import java.time.Duration;
+
+/**
+ * The classification of DESIGN §4 for types the engine knows without any framework: the
+ * starter's own exceptions, JDK network and JDBC exceptions, and (by name, without a dependency)
+ * Resilience4j's open-circuit exception, which is never retried (rule O-3).
+ */
+public final class DefaultRetryRules implements RetryRule, RetryClassifier.RetryAfterSource {
+
+    /** The shared instance. */
+    public static final DefaultRetryRules INSTANCE = new DefaultRetryRules();
+
+    private static final String OPEN_CIRCUIT = "io.github.resilience4j.circuitbreaker.CallNotPermittedException";
+
+    private DefaultRetryRules() {
+    }
+
+    @Override
+    public Verdict classify(Throwable error) {
+        if (error instanceof NonRetryableException || error instanceof DeadlineExceededException
+                || error instanceof TimeoutRejectedException || error instanceof IllegalArgumentException
+                || error instanceof UnsupportedOperationException || error instanceof SQLNonTransientException
+                || OPEN_CIRCUIT.equals(error.getClass().getName())) {
+            return Verdict.NO_RETRY;
+        }
+        if (error instanceof RetryableException || isNotSent(error) || error instanceof SQLTransientException
+                || error instanceof SocketTimeoutException || error instanceof HttpTimeoutException) {
+            return Verdict.RETRY;
+        }
+        if (error instanceof ResilienceTimeoutException timeout && timeout.kind() != TimeoutKind.DEADLINE) {
+            return Verdict.RETRY;
+        }
+        return Verdict.ABSTAIN;
+    }
+
+    @Override
+    public Duration retryAfter(Throwable error) {
+        return error instanceof RetryableException retryable ? retryable.retryAfter() : null;
+    }
+
+    /**
+     * Whether this single throwable says the request never left or never arrived.
+     *
+     * @param error the throwable
+     * @return {@code true} for refused connections and connect timeouts
+     */
+    public static boolean isNotSent(Throwable error) {
+        return error instanceof RequestNotSentException || error instanceof ConnectException
+                || error instanceof NoRouteToHostException || error instanceof ConnectTimeoutException
+                || error instanceof HttpConnectTimeoutException
+                || (error instanceof SocketTimeoutException && TimeoutKinds.of(error) == TimeoutKind.CONNECT);
+    }
+}

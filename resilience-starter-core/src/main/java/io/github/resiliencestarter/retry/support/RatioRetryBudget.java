@@ -1,0 +1,129 @@
+package io.github.resiliencestarter.retry.support;
+
+import io.github.resiliencestarter.context.Ticker;
+import io.github.resiliencestarter.retry.RetryBudget;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Allows retries while, over a sliding window, {@code retries ≤ ratio × calls + floor × seconds}.
+ * The floor keeps rarely called operations retryable; the ratio caps the extra load a sick
+ * downstream receives at {@code 1 + ratio} times its calls.
+ *
+ * <p>The window is a ring of one-second buckets. Recording a call touches one striped counter,
+ * so the success path stays cheap under contention; the count is approximate at bucket edges,
+ * which is fine for a load limit.
+ */
+public final class RatioRetryBudget implements RetryBudget {
+
+    /** Default share of retries among calls: 10 %. */
+    public static final double DEFAULT_RATIO = 0.1;
+
+    /** Default retries always allowed per second of window, whatever the ratio. */
+    public static final int DEFAULT_MIN_RETRIES_PER_SECOND = 3;
+
+    /** Default window. */
+    public static final Duration DEFAULT_WINDOW = Duration.ofSeconds(10);
+
+    private static final long SECOND_NANOS = 1_000_000_000L;
+
+    private final double ratio;
+
+    private final int minRetriesPerSecond;
+
+    private final Bucket[] buckets;
+
+    private final Ticker ticker;
+
+    /**
+     * A budget with the defaults: 10 % plus 3 per second over 10 s.
+     *
+     * @return the budget
+     */
+    public static RatioRetryBudget ofDefaults() {
+        return new RatioRetryBudget(DEFAULT_RATIO, DEFAULT_MIN_RETRIES_PER_SECOND, DEFAULT_WINDOW, Ticker.SYSTEM);
+    }
+
+    /**
+     * Creates a budget.
+     *
+     * @param ratio retries allowed per call, between 0 and 1
+     * @param minRetriesPerSecond retries always allowed per second of window
+     * @param window the sliding window, at least one second
+     * @param ticker the time source
+     */
+    public RatioRetryBudget(double ratio, int minRetriesPerSecond, Duration window, Ticker ticker) {
+        if (!(ratio >= 0.0 && ratio <= 1.0) || minRetriesPerSecond < 0 || window.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw new IllegalArgumentException("invalid retry budget: ratio=" + ratio + ", minRetriesPerSecond="
+                    + minRetriesPerSecond + ", window=" + window);
+        }
+        this.ratio = ratio;
+        this.minRetriesPerSecond = minRetriesPerSecond;
+        this.ticker = ticker;
+        int seconds = (int) Math.min(3600, window.toSeconds());
+        this.buckets = new Bucket[seconds];
+        for (int i = 0; i < seconds; i++) {
+            buckets[i] = new Bucket();
+        }
+    }
+
+    @Override
+    public void recordCall() {
+        current().calls.increment();
+    }
+
+    @Override
+    public synchronized boolean tryAcquireRetry() {
+        long[] counts = snapshot();
+        double allowed = ratio * counts[0] + (double) minRetriesPerSecond * buckets.length;
+        if (counts[1] + 1 > allowed) {
+            return false;
+        }
+        current().retries.increment();
+        return true;
+    }
+
+    /**
+     * Calls and retries counted in the current window, for the actuator endpoint.
+     *
+     * @return {@code [calls, retries]}
+     */
+    public long[] snapshot() {
+        long now = second();
+        long calls = 0;
+        long retries = 0;
+        for (Bucket bucket : buckets) {
+            if (now - bucket.second.get() < buckets.length) {
+                calls += bucket.calls.sum();
+                retries += bucket.retries.sum();
+            }
+        }
+        return new long[] {calls, retries};
+    }
+
+    private long second() {
+        return Math.floorDiv(ticker.read(), SECOND_NANOS);
+    }
+
+    private Bucket current() {
+        long now = second();
+        Bucket bucket = buckets[(int) Math.floorMod(now, (long) buckets.length)];
+        long seen = bucket.second.get();
+        if (seen != now && bucket.second.compareAndSet(seen, now)) {
+            // first touch in a new second: the bucket's old counts belong to a second outside the window
+            bucket.calls.reset();
+            bucket.retries.reset();
+        }
+        return bucket;
+    }
+
+    private static final class Bucket {
+
+        final AtomicLong second = new AtomicLong(Long.MIN_VALUE / 2);
+
+        final LongAdder calls = new LongAdder();
+
+        final LongAdder retries = new LongAdder();
+    }
+}

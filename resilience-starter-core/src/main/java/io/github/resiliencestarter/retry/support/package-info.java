@@ -1,0 +1,2 @@
+/** Ready-made back-off, jitter and retry-budget strategies. */
+package io.github.resiliencestarter.retry.support;

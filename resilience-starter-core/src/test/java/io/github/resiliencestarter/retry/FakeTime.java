@@ -1,0 +1,29 @@
+package io.github.resiliencestarter.retry;
+
+import io.github.resiliencestarter.context.Ticker;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** A ticker and sleeper on simulated time: sleeping advances the clock, nothing really waits. */
+final class FakeTime implements Ticker, Sleeper {
+
+    private final AtomicLong now = new AtomicLong(1_000_000_000_000L);
+
+    final List<Long> sleeps = new ArrayList<>();
+
+    @Override
+    public long read() {
+        return now.get();
+    }
+
+    @Override
+    public void sleep(long nanos) {
+        sleeps.add(nanos);
+        now.addAndGet(nanos);
+    }
+
+    void advanceMillis(long millis) {
+        now.addAndGet(millis * 1_000_000L);
+    }
+}

@@ -138,6 +138,16 @@ public final class RetryClassifier {
         return false;
     }
 
+    /**
+     * Whether every failure of {@code type} happened before the request was sent.
+     *
+     * @param type an exception type
+     * @return {@code true} for refused-connection and connect-timeout types
+     */
+    public static boolean isRequestNotSentType(Class<? extends Throwable> type) {
+        return DefaultRetryRules.isNotSentType(type);
+    }
+
     private static boolean anyCauseIs(Throwable error, List<Class<? extends Throwable>> types) {
         Throwable current = error;
         for (int depth = 0; current != null && depth < MAX_CAUSE_DEPTH; depth++) {

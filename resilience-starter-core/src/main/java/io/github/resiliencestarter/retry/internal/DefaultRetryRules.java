@@ -19,6 +19,7 @@ import java.net.http.HttpTimeoutException;
 import java.sql.SQLNonTransientException;
 import java.sql.SQLTransientException;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The classification of DESIGN §4 for types the engine knows without any framework: the
@@ -31,6 +32,10 @@ public final class DefaultRetryRules implements RetryRule, RetryClassifier.Retry
     public static final DefaultRetryRules INSTANCE = new DefaultRetryRules();
 
     private static final String OPEN_CIRCUIT = "io.github.resilience4j.circuitbreaker.CallNotPermittedException";
+
+    private static final List<Class<? extends Throwable>> NOT_SENT_TYPES = List.of(RequestNotSentException.class,
+            ConnectException.class, NoRouteToHostException.class, ConnectTimeoutException.class,
+            HttpConnectTimeoutException.class);
 
     private DefaultRetryRules() {
     }
@@ -65,9 +70,22 @@ public final class DefaultRetryRules implements RetryRule, RetryClassifier.Retry
      * @return {@code true} for refused connections and connect timeouts
      */
     public static boolean isNotSent(Throwable error) {
-        return error instanceof RequestNotSentException || error instanceof ConnectException
-                || error instanceof NoRouteToHostException || error instanceof ConnectTimeoutException
-                || error instanceof HttpConnectTimeoutException
+        return isNotSentType(error.getClass())
                 || (error instanceof SocketTimeoutException && TimeoutKinds.of(error) == TimeoutKind.CONNECT);
+    }
+
+    /**
+     * Whether every instance of {@code type} says the request never left or never arrived.
+     *
+     * @param type an exception type
+     * @return {@code true} for refused-connection and connect-timeout types
+     */
+    public static boolean isNotSentType(Class<?> type) {
+        for (Class<? extends Throwable> notSent : NOT_SENT_TYPES) {
+            if (notSent.isAssignableFrom(type)) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -44,4 +44,21 @@ public final class AnnotatedMethods {
         Class<?> owner = targetClass != null ? targetClass : method.getDeclaringClass();
         return owner.getSimpleName() + "." + method.getName();
     }
+
+    /**
+     * A full, readable name for messages: {@code com.example.OrderController.create(OrderRequest)}.
+     *
+     * @param method the method
+     * @param targetClass the bean's class, or {@code null}
+     * @return the description
+     */
+    public static String describe(Method method, Class<?> targetClass) {
+        Class<?> owner = targetClass != null ? targetClass : method.getDeclaringClass();
+        StringBuilder out = new StringBuilder(owner.getName()).append('.').append(method.getName()).append('(');
+        Class<?>[] params = method.getParameterTypes();
+        for (int i = 0; i < params.length; i++) {
+            out.append(i == 0 ? "" : ", ").append(params[i].getSimpleName());
+        }
+        return out.append(')').toString();
+    }
 }

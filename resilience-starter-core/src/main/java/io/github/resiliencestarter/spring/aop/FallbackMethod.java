@@ -53,8 +53,8 @@ public final class FallbackMethod {
         if (found.isEmpty()) {
             String paramList = Arrays.stream(params).map(Class::getSimpleName).reduce((a, b) -> a + ", " + b)
                     .orElse("");
-            throw new IllegalStateException(annotation + " on " + targetClass.getName() + "." + original.getName()
-                    + "(" + paramList + ") names fallbackMethod '" + name + "', but " + targetClass.getSimpleName()
+            throw new IllegalStateException(annotation + " on " + AnnotatedMethods.describe(original, targetClass)
+                    + " names fallbackMethod '" + name + "', but " + targetClass.getSimpleName()
                     + " has no method " + name + "(" + paramList + (paramList.isEmpty() ? "" : ", ")
                     + "[Throwable]) returning " + original.getReturnType().getSimpleName());
         }

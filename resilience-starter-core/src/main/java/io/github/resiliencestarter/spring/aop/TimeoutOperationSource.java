@@ -9,7 +9,6 @@ import io.github.resiliencestarter.timeout.TimeoutRuntime;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.time.Duration;
-import org.springframework.boot.convert.DurationStyle;
 import org.springframework.util.StringValueResolver;
 
 /**
@@ -68,8 +67,9 @@ public class TimeoutOperationSource implements AnnotatedMethodResolver {
         }
         String name = AnnotatedMethods.operationName(method, targetClass);
         TimeoutConfig.Builder config = TimeoutConfig.from(registry.config(annotation.name()));
-        if (!annotation.value().isEmpty()) {
-            config.timeout(parseDuration(annotation.value(), name));
+        Duration timeout = AnnotationValues.duration(annotation.value(), placeholders, "@Timeout", name, false);
+        if (timeout != null) {
+            config.timeout(timeout);
         }
         if (annotation.mode() != TimeoutMode.DEFAULT) {
             config.mode(annotation.mode());
@@ -78,19 +78,5 @@ public class TimeoutOperationSource implements AnnotatedMethodResolver {
         Class<?> owner = targetClass != null ? targetClass : method.getDeclaringClass();
         FallbackMethod fallback = FallbackMethod.resolve("@Timeout", annotation.fallbackMethod(), method, owner);
         return new TimeoutOperation(name, TimeoutGuard.of(name, config.build(), runtime), fallback);
-    }
-
-    private Duration parseDuration(String raw, String operation) {
-        String value = placeholders != null ? placeholders.resolveStringValue(raw) : raw;
-        try {
-            Duration duration = DurationStyle.detectAndParse(value == null ? "" : value.trim());
-            if (duration.isZero() || duration.isNegative()) {
-                throw new IllegalArgumentException("must be positive");
-            }
-            return duration;
-        } catch (IllegalArgumentException ex) {
-            throw new IllegalStateException("@Timeout on " + operation + " has an invalid duration '" + raw
-                    + "' (resolved to '" + value + "'): use forms like 800ms, 2s or PT1S; " + ex.getMessage(), ex);
-        }
     }
 }

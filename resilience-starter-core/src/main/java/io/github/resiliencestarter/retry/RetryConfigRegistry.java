@@ -1,0 +1,92 @@
+package io.github.resiliencestarter.retry;
+
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * Default and named {@link RetryPolicy}s, and one {@link RetryBudget} per name: retries of the
+ * same instance share a budget, so a storm against one dependency is capped as a whole.
+ */
+public final class RetryConfigRegistry {
+
+    private final RetryPolicy defaults;
+
+    private final Map<String, RetryPolicy> instances;
+
+    private final Supplier<RetryBudget> budgetFactory;
+
+    private final ConcurrentHashMap<String, RetryBudget> budgets = new ConcurrentHashMap<>();
+
+    private RetryConfigRegistry(RetryPolicy defaults, Map<String, RetryPolicy> instances,
+            Supplier<RetryBudget> budgetFactory) {
+        this.defaults = Objects.requireNonNull(defaults, "defaults");
+        this.instances = Map.copyOf(instances);
+        this.budgetFactory = Objects.requireNonNull(budgetFactory, "budgetFactory");
+    }
+
+    /**
+     * Creates a registry.
+     *
+     * @param defaults the policy of unnamed and unknown instances
+     * @param instances policies per instance name
+     * @param budgetFactory makes the budget of a name on first use
+     * @return the registry
+     */
+    public static RetryConfigRegistry of(RetryPolicy defaults, Map<String, RetryPolicy> instances,
+            Supplier<RetryBudget> budgetFactory) {
+        return new RetryConfigRegistry(defaults, instances, budgetFactory);
+    }
+
+    /**
+     * A registry with the engine defaults and unlimited budgets.
+     *
+     * @return the registry
+     */
+    public static RetryConfigRegistry ofDefaults() {
+        return new RetryConfigRegistry(RetryPolicy.ofDefaults(), Map.of(), () -> RetryBudget.UNLIMITED);
+    }
+
+    /**
+     * The policy of {@code name}, or the defaults when no such instance is configured.
+     *
+     * @param name an instance name, possibly empty or {@code null}
+     * @return the policy
+     */
+    public RetryPolicy policy(String name) {
+        if (name == null || name.isEmpty()) {
+            return defaults;
+        }
+        return instances.getOrDefault(name, defaults);
+    }
+
+    /**
+     * The budget shared by everything retried under {@code name}.
+     *
+     * @param name the budget's name
+     * @return the budget
+     */
+    public RetryBudget budget(String name) {
+        return budgets.computeIfAbsent(name, ignored -> budgetFactory.get());
+    }
+
+    /**
+     * The budgets created so far, by name, for the actuator endpoint.
+     *
+     * @return a snapshot of the budgets
+     */
+    public Map<String, RetryBudget> budgets() {
+        return Map.copyOf(budgets);
+    }
+
+    /**
+     * The configured instance names.
+     *
+     * @return the names
+     */
+    public Set<String> names() {
+        return instances.keySet();
+    }
+}

@@ -1,0 +1,60 @@
+package io.github.resiliencestarter.retry.support;
+
+import io.github.resiliencestarter.retry.BackOff;
+import io.github.resiliencestarter.retry.BackOffType;
+import java.time.Duration;
+
+/** Builds back-offs from settings, and overrides parts of an existing one. */
+public final class BackOffs {
+
+    private BackOffs() {
+    }
+
+    /**
+     * A back-off of the given type.
+     *
+     * @param type FIXED, EXPONENTIAL or RANDOM
+     * @param delay the fixed delay, the first delay, or the random minimum
+     * @param maxDelay the cap, or the random maximum (unused for FIXED)
+     * @param multiplier the growth per retry (EXPONENTIAL only)
+     * @return the back-off
+     */
+    public static BackOff of(BackOffType type, Duration delay, Duration maxDelay, double multiplier) {
+        return switch (type) {
+            case FIXED -> new FixedBackOff(delay);
+            case EXPONENTIAL -> new ExponentialBackOff(delay, multiplier, maxDelay);
+            case RANDOM -> new UniformRandomBackOff(delay, maxDelay);
+            case DEFAULT -> throw new IllegalArgumentException("DEFAULT names no back-off strategy");
+        };
+    }
+
+    /**
+     * {@code base} with some of its settings replaced; {@code null} (or {@link BackOffType#DEFAULT})
+     * keeps the base's value.
+     *
+     * @param base the back-off to start from (one of this package's types)
+     * @param type a new type, or DEFAULT
+     * @param delay a new delay, or {@code null}
+     * @param maxDelay a new cap, or {@code null}
+     * @param multiplier a new multiplier, or {@code null}
+     * @return the resulting back-off
+     */
+    public static BackOff override(BackOff base, BackOffType type, Duration delay, Duration maxDelay,
+            Double multiplier) {
+        if ((type == null || type == BackOffType.DEFAULT) && delay == null && maxDelay == null && multiplier == null) {
+            return base;
+        }
+        BackOffType baseType = base instanceof FixedBackOff ? BackOffType.FIXED
+                : base instanceof UniformRandomBackOff ? BackOffType.RANDOM : BackOffType.EXPONENTIAL;
+        double baseMultiplier = base instanceof ExponentialBackOff exponential ? exponential.multiplier()
+                : ExponentialBackOff.DEFAULT_MULTIPLIER;
+        BackOffType effective = type == null || type == BackOffType.DEFAULT ? baseType : type;
+        Duration effectiveDelay = delay != null ? delay : Duration.ofNanos(base.initialNanos());
+        Duration effectiveMax = maxDelay != null ? maxDelay : Duration.ofNanos(base.maxNanos());
+        if (effectiveMax.compareTo(effectiveDelay) < 0 && maxDelay == null) {
+            // a larger delay than the inherited cap: the cap follows, rather than failing the start
+            effectiveMax = effectiveDelay;
+        }
+        return of(effective, effectiveDelay, effectiveMax, multiplier != null ? multiplier : baseMultiplier);
+    }
+}

@@ -1,0 +1,14 @@
+package io.github.resiliencestarter.spring.aop;
+
+import io.github.resiliencestarter.retry.Retrier;
+
+/**
+ * The resolved {@code @Retry} of one method: its retrier (merged policy, shared budget) and its
+ * fallback.
+ *
+ * @param name the operation name ({@code SimpleClassName.method})
+ * @param retrier the retrier
+ * @param fallback the fallback, or {@code null}
+ */
+public record RetryOperation(String name, Retrier retrier, FallbackMethod fallback) {
+}

@@ -1,0 +1,151 @@
+package io.github.resiliencestarter.spring.aop;
+
+import io.github.resiliencestarter.annotation.Retry;
+import io.github.resiliencestarter.retry.BackOff;
+import io.github.resiliencestarter.retry.JitterType;
+import io.github.resiliencestarter.retry.Retrier;
+import io.github.resiliencestarter.retry.RetryConfigRegistry;
+import io.github.resiliencestarter.retry.RetryObserver;
+import io.github.resiliencestarter.retry.RetryPolicy;
+import io.github.resiliencestarter.retry.support.BackOffs;
+import io.github.resiliencestarter.timeout.TimeoutRuntime;
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.util.StringValueResolver;
+
+/**
+ * Resolves {@code @Retry} per method: annotation attributes over the named instance over the
+ * defaults, the hard cap on attempts, the safety gate, the shared budget and the fallback.
+ * Resolved once per method and cached.
+ */
+public class RetryOperationSource implements AnnotatedMethodResolver {
+
+    private static final Logger log = LoggerFactory.getLogger(RetryOperationSource.class);
+
+    private final RetryConfigRegistry registry;
+
+    private final RetrySafetyGate safetyGate;
+
+    private final int maxAttemptsCap;
+
+    private final double defaultJitterFactor;
+
+    private final TimeoutRuntime timeoutRuntime;
+
+    private final RetryObserver observer;
+
+    private final StringValueResolver placeholders;
+
+    private final MethodOperationCache<RetryOperation> cache = new MethodOperationCache<>(this::build);
+
+    /**
+     * Creates the source.
+     *
+     * @param registry default and named policies, and the budgets
+     * @param safetyGate the startup check of idempotency
+     * @param maxAttemptsCap the most attempts any method may configure
+     * @param defaultJitterFactor the spread of proportional jitter when the annotation sets none
+     * @param timeoutRuntime the runtime for per-attempt timeouts, or {@code null}
+     * @param observer hears retries and outcomes
+     * @param placeholders resolves {@code ${...}} in annotation values
+     */
+    public RetryOperationSource(RetryConfigRegistry registry, RetrySafetyGate safetyGate, int maxAttemptsCap,
+            double defaultJitterFactor, TimeoutRuntime timeoutRuntime, RetryObserver observer,
+            StringValueResolver placeholders) {
+        this.registry = registry;
+        this.safetyGate = safetyGate;
+        this.maxAttemptsCap = maxAttemptsCap;
+        this.defaultJitterFactor = defaultJitterFactor;
+        this.timeoutRuntime = timeoutRuntime;
+        this.observer = observer;
+        this.placeholders = placeholders;
+    }
+
+    /**
+     * The resolved operation of {@code method}, or {@code null} when it has no {@code @Retry}.
+     *
+     * @param method the invoked method
+     * @param targetClass the bean's class
+     * @return the operation
+     */
+    public RetryOperation get(Method method, Class<?> targetClass) {
+        return cache.get(method, targetClass);
+    }
+
+    @Override
+    public Class<? extends Annotation> annotationType() {
+        return Retry.class;
+    }
+
+    @Override
+    public void resolve(Method method, Class<?> targetClass) {
+        get(method, targetClass);
+    }
+
+    private RetryOperation build(Method method, Class<?> targetClass) {
+        Retry annotation = AnnotatedMethods.find(method, targetClass, Retry.class);
+        if (annotation == null) {
+            return null;
+        }
+        String name = AnnotatedMethods.operationName(method, targetClass);
+        String described = AnnotatedMethods.describe(method, targetClass);
+        RetryPolicy base = registry.policy(annotation.name());
+        RetryPolicy.Builder policy = RetryPolicy.from(base);
+
+        int attempts = annotation.maxAttempts() == -1 ? base.maxAttempts() : annotation.maxAttempts();
+        if (attempts < 1 || attempts > maxAttemptsCap) {
+            throw new IllegalStateException("@Retry on " + described + " asks for " + attempts + " attempts; allowed "
+                    + "are 1 to " + maxAttemptsCap + " (resilience.retry.max-attempts-cap)");
+        }
+        policy.maxAttempts(attempts);
+
+        Duration delay = AnnotationValues.duration(annotation.delay(), placeholders, "@Retry(delay)", name, true);
+        Duration maxDelay = AnnotationValues.duration(annotation.maxDelay(), placeholders, "@Retry(maxDelay)", name,
+                true);
+        Double multiplier = annotation.multiplier() == -1 ? null : annotation.multiplier();
+        try {
+            BackOff backOff = BackOffs.override(base.backOff(), annotation.backoff(), delay, maxDelay, multiplier);
+            policy.backOff(backOff);
+            if (annotation.jitter() != JitterType.DEFAULT) {
+                policy.jitter(annotation.jitter().toJitter(
+                        annotation.jitterFactor() >= 0 ? annotation.jitterFactor() : defaultJitterFactor));
+            }
+        } catch (IllegalArgumentException ex) {
+            throw new IllegalStateException("@Retry on " + described + " has an invalid back-off: " + ex.getMessage(),
+                    ex);
+        }
+        if (annotation.retryFor().length > 0 || annotation.noRetryFor().length > 0) {
+            policy.classifier(base.classifier().toBuilder().retryFor(List.of(annotation.retryFor()))
+                    .noRetryFor(List.of(annotation.noRetryFor())).build());
+        }
+        Duration attemptTimeout = AnnotationValues.duration(annotation.attemptTimeout(), placeholders,
+                "@Retry(attemptTimeout)", name, false);
+        if (attemptTimeout != null) {
+            policy.attemptTimeout(attemptTimeout);
+        }
+        policy.budget(registry.budget(annotation.name().isEmpty() ? name : annotation.name()));
+        applySafetyGate(method, annotation, described, policy);
+
+        Class<?> owner = targetClass != null ? targetClass : method.getDeclaringClass();
+        FallbackMethod fallback = FallbackMethod.resolve("@Retry", annotation.fallbackMethod(), method, owner);
+        Retrier retrier = Retrier.builder(name, policy.build()).observer(observer).timeoutRuntime(timeoutRuntime)
+                .build();
+        return new RetryOperation(name, retrier, fallback);
+    }
+
+    private void applySafetyGate(Method method, Retry annotation, String described, RetryPolicy.Builder policy) {
+        if (safetyGate.mode() == RetrySafetyMode.ALLOW || safetyGate.isSafe(method, annotation)) {
+            return;
+        }
+        if (safetyGate.mode() == RetrySafetyMode.FAIL) {
+            throw new IllegalStateException(RetrySafetyGate.unsafeMessage(described));
+        }
+        log.warn("{} Until then it retries only requests that were never sent.",
+                RetrySafetyGate.unsafeMessage(described));
+        policy.onlyUnsentFailures(true);
+    }
+}

@@ -1,0 +1,115 @@
+package io.github.resiliencestarter.spring.aop;
+
+import io.github.resiliencestarter.annotation.Retry;
+import io.github.resiliencestarter.retry.RetryClassifier;
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Method;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.util.ClassUtils;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestMethod;
+
+/**
+ * Decides at startup whether a {@code @Retry} method is known to be safe to repeat: declared
+ * {@code @Retry(idempotent = true)}, annotated with an idempotency annotation, mapped only to HTTP
+ * methods that are idempotent by definition, or retrying only failures where nothing was sent.
+ */
+public final class RetrySafetyGate {
+
+    private static final boolean WEB = ClassUtils.isPresent(
+            "org.springframework.web.bind.annotation.RequestMapping", RetrySafetyGate.class.getClassLoader());
+
+    private final RetrySafetyMode mode;
+
+    private final List<Class<? extends Annotation>> idempotencyAnnotations;
+
+    /**
+     * Creates the gate.
+     *
+     * @param mode what to do with unsafe methods
+     * @param idempotencyAnnotations annotations that make a method idempotent (such as
+     *     {@code @Idempotent})
+     */
+    public RetrySafetyGate(RetrySafetyMode mode, List<Class<? extends Annotation>> idempotencyAnnotations) {
+        this.mode = mode;
+        this.idempotencyAnnotations = List.copyOf(idempotencyAnnotations);
+    }
+
+    /**
+     * The mode.
+     *
+     * @return the mode
+     */
+    public RetrySafetyMode mode() {
+        return mode;
+    }
+
+    /**
+     * Whether {@code method} is known to be safe to repeat.
+     *
+     * @param method the annotated method
+     * @param retry its annotation
+     * @return {@code true} when safe
+     */
+    public boolean isSafe(Method method, Retry retry) {
+        if (retry.idempotent()) {
+            return true;
+        }
+        for (Class<? extends Annotation> annotation : idempotencyAnnotations) {
+            if (AnnotatedElementUtils.hasAnnotation(method, annotation)) {
+                return true;
+            }
+        }
+        return (WEB && WebMethods.isIdempotentHandler(method)) || retriesOnlyUnsent(retry);
+    }
+
+    /**
+     * The startup failure message for an unsafe method.
+     *
+     * @param operation the method's full name
+     * @return the message
+     */
+    public static String unsafeMessage(String operation) {
+        return "@Retry on " + operation + " may repeat a non-idempotent operation (rules R-1, C-2). Fix it in one "
+                + "of three ways: (1) add @Idempotent so duplicates are detected and replayed; (2) make it a "
+                + "GET, HEAD, PUT, DELETE or OPTIONS handler if that is what it is; (3) declare "
+                + "@Retry(idempotent = true) if repeating it is harmless. Or set resilience.retry.safety-gate=WARN "
+                + "(retries only requests that were never sent) or ALLOW.";
+    }
+
+    private static boolean retriesOnlyUnsent(Retry retry) {
+        if (retry.retryFor().length == 0) {
+            return false;
+        }
+        for (Class<? extends Throwable> type : retry.retryFor()) {
+            if (!RetryClassifier.isRequestNotSentType(type)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Kept apart so spring-web is loaded only when present. */
+    private static final class WebMethods {
+
+        private static final Set<RequestMethod> IDEMPOTENT = EnumSet.of(RequestMethod.GET, RequestMethod.HEAD,
+                RequestMethod.PUT, RequestMethod.DELETE, RequestMethod.OPTIONS);
+
+        static boolean isIdempotentHandler(Method method) {
+            RequestMapping mapping = AnnotatedElementUtils.findMergedAnnotation(method, RequestMapping.class);
+            if (mapping == null || mapping.method().length == 0) {
+                // no mapping, or one that accepts every method (POST included)
+                return false;
+            }
+            for (RequestMethod requestMethod : mapping.method()) {
+                if (!IDEMPOTENT.contains(requestMethod)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+}

@@ -1,12 +1,15 @@
 package io.github.resiliencestarter.autoconfigure.web;
 
+import io.github.resiliencestarter.annotation.Retry;
 import io.github.resiliencestarter.annotation.Timeout;
 import io.github.resiliencestarter.context.ResilienceHeaders;
 import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
 import jakarta.servlet.Filter;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
@@ -18,6 +21,8 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.Ordered;
 import org.springframework.core.ParameterizedTypeReference;
+import org.springframework.core.env.Environment;
+import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -42,6 +47,66 @@ public class WebTestApplication {
         FilterRegistrationBean<Filter> registration = new FilterRegistrationBean<>(probe);
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
         return registration;
+    }
+
+    /** Calls this same server over HTTP through a Boot-built RestClient, so the outbound interceptor applies. */
+    @RestController
+    static class PropagationController {
+
+        /** X-Retry-Attempt values the flaky endpoint saw, in order. */
+        static final List<String> ATTEMPT_HEADERS = new CopyOnWriteArrayList<>();
+
+        /** Requests that reached the counting endpoint. */
+        static final AtomicInteger COUNTED = new AtomicInteger();
+
+        private final RestClient client;
+
+        private final Environment environment;
+
+        PropagationController(RestClient.Builder builder, Environment environment) {
+            this.client = builder.build();
+            this.environment = environment;
+        }
+
+        private String self(String path) {
+            return "http://127.0.0.1:" + environment.getProperty("local.server.port") + path;
+        }
+
+        @GetMapping("/p/flaky")
+        public ResponseEntity<String> flaky(@RequestHeader(name = ResilienceHeaders.RETRY_ATTEMPT, required = false)
+                String attempt) {
+            ATTEMPT_HEADERS.add(String.valueOf(attempt));
+            return ATTEMPT_HEADERS.size() < 3 ? ResponseEntity.status(503).body("busy") : ResponseEntity.ok("ok");
+        }
+
+        @GetMapping("/p/retrying")
+        @Retry(delay = "5ms", maxDelay = "10ms")
+        public String retrying() {
+            return client.get().uri(self("/p/flaky")).retrieve().body(String.class);
+        }
+
+        @GetMapping("/p/count")
+        public Map<String, Object> count(@RequestHeader Map<String, String> headers) {
+            COUNTED.incrementAndGet();
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("budget", headers.get(ResilienceHeaders.TIMEOUT_BUDGET_MS.toLowerCase()));
+            body.put("traceId", headers.get(ResilienceHeaders.TRACE_ID.toLowerCase()));
+            body.put("remainingMs", TraceContextHolder.current().deadline() != null
+                    ? TraceContextHolder.current().deadline().remainingMillis() : -1);
+            return body;
+        }
+
+        @GetMapping("/p/call-count")
+        @Timeout("2s")
+        public Map<String, Object> callCount(@RequestParam(defaultValue = "0") long sleepFirstMs)
+                throws InterruptedException {
+            Thread.sleep(sleepFirstMs);
+            Map<String, Object> downstream = client.get().uri(self("/p/count")).retrieve()
+                    .body(new ParameterizedTypeReference<>() { });
+            Map<String, Object> body = new LinkedHashMap<>(downstream);
+            body.put("upstreamRemainingMs", TraceContextHolder.current().deadline().remainingMillis());
+            return body;
+        }
     }
 
     /** Registered as a member component of the application class. */

@@ -1,0 +1,61 @@
+package io.github.resiliencestarter.autoconfigure.http;
+
+import io.github.resiliencestarter.autoconfigure.ConditionalOnResilienceEnabled;
+import io.github.resiliencestarter.spring.http.TraceContextClientInterceptor;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.web.client.RestClientCustomizer;
+import org.springframework.boot.web.client.RestTemplateCustomizer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.http.client.ClientHttpRequestInterceptor;
+
+/**
+ * Adds the trace-context interceptor to every {@code RestTemplate} and {@code RestClient} built
+ * from Boot's builders.
+ */
+@AutoConfiguration
+@ConditionalOnResilienceEnabled
+@ConditionalOnClass(ClientHttpRequestInterceptor.class)
+@ConditionalOnBooleanProperty(name = "resilience.outbound.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(OutboundProperties.class)
+public class OutboundHttpAutoConfiguration {
+
+    /**
+     * The interceptor.
+     *
+     * @param properties the bound properties
+     * @return the interceptor
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public TraceContextClientInterceptor traceContextClientInterceptor(OutboundProperties properties) {
+        return new TraceContextClientInterceptor(properties.getBudgetMargin());
+    }
+
+    /**
+     * Adds the interceptor to {@code RestTemplateBuilder}.
+     *
+     * @param interceptor the interceptor
+     * @return the customizer
+     */
+    @Bean
+    @ConditionalOnMissingBean(name = "traceContextRestTemplateCustomizer")
+    public RestTemplateCustomizer traceContextRestTemplateCustomizer(TraceContextClientInterceptor interceptor) {
+        return restTemplate -> restTemplate.getInterceptors().add(interceptor);
+    }
+
+    /**
+     * Adds the interceptor to {@code RestClient.Builder}.
+     *
+     * @param interceptor the interceptor
+     * @return the customizer
+     */
+    @Bean
+    @ConditionalOnMissingBean(name = "traceContextRestClientCustomizer")
+    public RestClientCustomizer traceContextRestClientCustomizer(TraceContextClientInterceptor interceptor) {
+        return builder -> builder.requestInterceptor(interceptor);
+    }
+}

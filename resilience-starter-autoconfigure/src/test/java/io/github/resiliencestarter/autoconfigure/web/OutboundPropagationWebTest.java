@@ -1,0 +1,64 @@
+package io.github.resiliencestarter.autoconfigure.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.resiliencestarter.context.ResilienceHeaders;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+/** Outbound propagation through a Boot-built RestClient, over real HTTP. */
+@SpringBootTest(classes = WebTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class OutboundPropagationWebTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @LocalServerPort
+    private int port;
+
+    private HttpResponse<String> get(String path, String... headers) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path));
+        for (int i = 0; i < headers.length; i += 2) {
+            request.header(headers[i], headers[i + 1]);
+        }
+        return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void R5_theDownstreamSeesTheAttemptNumberOfEachRetry() throws Exception {
+        WebTestApplication.PropagationController.ATTEMPT_HEADERS.clear();
+        HttpResponse<String> response = get("/p/retrying");
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.body()).isEqualTo("ok");
+        assertThat(WebTestApplication.PropagationController.ATTEMPT_HEADERS).containsExactly("1", "2", "3");
+    }
+
+    @Test
+    void TP3_theBudgetAndTraceIdAreSentDownstreamAutomatically() throws Exception {
+        JsonNode body = JSON.readTree(get("/p/call-count", ResilienceHeaders.TRACE_ID, "auto-1").body());
+
+        long sent = body.get("budget").asLong();
+        assertThat(sent).isPositive().isLessThanOrEqualTo(2000 - 20);
+        assertThat(body.get("remainingMs").asLong()).isPositive().isLessThanOrEqualTo(sent);
+        assertThat(body.get("upstreamRemainingMs").asLong()).isPositive().isLessThan(2000);
+        assertThat(body.get("traceId").asText()).isEqualTo("auto-1");
+    }
+
+    @Test
+    void TP3_aSpentBudgetSendsNothingAndFailsAtOnce() throws Exception {
+        WebTestApplication.PropagationController.COUNTED.set(0);
+        // 150 ms inbound budget, the handler sleeps 140 ms: less than the 20 ms margin is left
+        HttpResponse<String> response = get("/p/call-count?sleepFirstMs=140", ResilienceHeaders.TIMEOUT_BUDGET_MS,
+                "150");
+
+        assertThat(response.statusCode()).isEqualTo(504);
+        assertThat(WebTestApplication.PropagationController.COUNTED.get()).isZero();
+    }
+}

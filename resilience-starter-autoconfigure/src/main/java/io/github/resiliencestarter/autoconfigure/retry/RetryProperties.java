@@ -24,7 +24,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * {@code resilience.retry.instances.<name>.*}, the retry budget and the safety gate.
  */
 @ConfigurationProperties("resilience.retry")
-public class RetryProperties {
+public class RetryProperties extends RetryInstanceProperties {
 
     /** Default hard cap on attempts. */
     public static final int DEFAULT_MAX_ATTEMPTS_CAP = 10;
@@ -35,46 +35,37 @@ public class RetryProperties {
     /** Whether @Retry is applied. */
     private boolean enabled = true;
 
-    /** Attempts, counting the first. */
-    private int maxAttempts = RetryPolicy.DEFAULT_MAX_ATTEMPTS;
 
     /** The most attempts any method or instance may configure; more fails the start. */
     private int maxAttemptsCap = DEFAULT_MAX_ATTEMPTS_CAP;
 
-    /** Back-off strategy: FIXED, EXPONENTIAL or RANDOM. */
-    private BackOffType backoff = BackOffType.EXPONENTIAL;
 
-    /** Fixed delay, first exponential delay, or random minimum. */
-    private Duration delay = ExponentialBackOff.DEFAULT_INITIAL;
 
-    /** Exponential cap, or random maximum. */
-    private Duration maxDelay = ExponentialBackOff.DEFAULT_MAX;
 
-    /** Exponential growth per retry. */
-    private double multiplier = ExponentialBackOff.DEFAULT_MULTIPLIER;
 
-    /** Jitter strategy: NONE, FULL, EQUAL, DECORRELATED or PROPORTIONAL. */
-    private JitterType jitter = JitterType.FULL;
 
-    /** Spread of PROPORTIONAL jitter, between 0 and 1. */
-    private double jitterFactor = DEFAULT_JITTER_FACTOR;
 
-    /** Limit of each attempt; unset means attempts are bounded only by the deadline. */
-    private Duration attemptTimeout;
 
-    /** More failure types to retry, wherever they appear in the cause chain. */
-    private List<Class<? extends Throwable>> retryFor = new ArrayList<>();
 
-    /** Failure types never to retry, wherever they appear in the cause chain; wins over retry-for. */
-    private List<Class<? extends Throwable>> noRetryFor = new ArrayList<>();
 
     /** What to do at startup with a @Retry method not known to be idempotent: FAIL, WARN or ALLOW. */
     private RetrySafetyMode safetyGate = RetrySafetyMode.FAIL;
 
     /** Named settings, selected with @Retry(name = "..."); unset values fall back to the defaults above. */
-    private Map<String, Instance> instances = new LinkedHashMap<>();
+    private Map<String, RetryInstanceProperties> instances = new LinkedHashMap<>();
 
     private final Budget budget = new Budget();
+
+    /** Starts from the engine's defaults, so they show up as this class's values. */
+    public RetryProperties() {
+        setMaxAttempts(RetryPolicy.DEFAULT_MAX_ATTEMPTS);
+        setBackoff(BackOffType.EXPONENTIAL);
+        setDelay(ExponentialBackOff.DEFAULT_INITIAL);
+        setMaxDelay(ExponentialBackOff.DEFAULT_MAX);
+        setMultiplier(ExponentialBackOff.DEFAULT_MULTIPLIER);
+        setJitter(JitterType.FULL);
+        setJitterFactor(DEFAULT_JITTER_FACTOR);
+    }
 
     public boolean isEnabled() {
         return enabled;
@@ -84,13 +75,7 @@ public class RetryProperties {
         this.enabled = enabled;
     }
 
-    public int getMaxAttempts() {
-        return maxAttempts;
-    }
 
-    public void setMaxAttempts(int maxAttempts) {
-        this.maxAttempts = maxAttempts;
-    }
 
     public int getMaxAttemptsCap() {
         return maxAttemptsCap;
@@ -100,77 +85,23 @@ public class RetryProperties {
         this.maxAttemptsCap = maxAttemptsCap;
     }
 
-    public BackOffType getBackoff() {
-        return backoff;
-    }
 
-    public void setBackoff(BackOffType backoff) {
-        this.backoff = backoff;
-    }
 
-    public Duration getDelay() {
-        return delay;
-    }
 
-    public void setDelay(Duration delay) {
-        this.delay = delay;
-    }
 
-    public Duration getMaxDelay() {
-        return maxDelay;
-    }
 
-    public void setMaxDelay(Duration maxDelay) {
-        this.maxDelay = maxDelay;
-    }
 
-    public double getMultiplier() {
-        return multiplier;
-    }
 
-    public void setMultiplier(double multiplier) {
-        this.multiplier = multiplier;
-    }
 
-    public JitterType getJitter() {
-        return jitter;
-    }
 
-    public void setJitter(JitterType jitter) {
-        this.jitter = jitter;
-    }
 
-    public double getJitterFactor() {
-        return jitterFactor;
-    }
 
-    public void setJitterFactor(double jitterFactor) {
-        this.jitterFactor = jitterFactor;
-    }
 
-    public Duration getAttemptTimeout() {
-        return attemptTimeout;
-    }
 
-    public void setAttemptTimeout(Duration attemptTimeout) {
-        this.attemptTimeout = attemptTimeout;
-    }
 
-    public List<Class<? extends Throwable>> getRetryFor() {
-        return retryFor;
-    }
 
-    public void setRetryFor(List<Class<? extends Throwable>> retryFor) {
-        this.retryFor = retryFor;
-    }
 
-    public List<Class<? extends Throwable>> getNoRetryFor() {
-        return noRetryFor;
-    }
 
-    public void setNoRetryFor(List<Class<? extends Throwable>> noRetryFor) {
-        this.noRetryFor = noRetryFor;
-    }
 
     public RetrySafetyMode getSafetyGate() {
         return safetyGate;
@@ -180,11 +111,11 @@ public class RetryProperties {
         this.safetyGate = safetyGate;
     }
 
-    public Map<String, Instance> getInstances() {
+    public Map<String, RetryInstanceProperties> getInstances() {
         return instances;
     }
 
-    public void setInstances(Map<String, Instance> instances) {
+    public void setInstances(Map<String, RetryInstanceProperties> instances) {
         this.instances = instances;
     }
 
@@ -199,166 +130,45 @@ public class RetryProperties {
      * @return default and named policies, with a budget per name
      */
     public RetryConfigRegistry toRegistry(List<? extends RetryRule> rules) {
-        RetryPolicy defaults = policy(RetryPolicy.custom(), rules, null);
+        RetryClassifier.Builder classifier = RetryClassifier.builder();
+        for (RetryRule rule : rules) {
+            classifier.rule(rule);
+            if (rule instanceof RetryClassifier.RetryAfterSource source) {
+                classifier.retryAfterSource(source);
+            }
+        }
+        RetryPolicy engineDefaults = RetryPolicy.custom().classifier(classifier.build()).build();
+        RetryPolicy defaults = merge(engineDefaults, this, "resilience.retry");
         Map<String, RetryPolicy> named = new LinkedHashMap<>();
-        instances.forEach((name, instance) -> named.put(name, policy(RetryPolicy.from(defaults), rules, instance)));
+        instances.forEach((name, instance) -> named.put(name,
+                merge(defaults, instance, "resilience.retry.instances." + name)));
         return RetryConfigRegistry.of(defaults, named, budget::create);
     }
 
-    private RetryPolicy policy(RetryPolicy.Builder builder, List<? extends RetryRule> rules, Instance instance) {
-        if (instance == null) {
-            checkCap(maxAttempts, "resilience.retry.max-attempts");
-            RetryClassifier.Builder classifier = RetryClassifier.builder().retryFor(retryFor).noRetryFor(noRetryFor);
-            for (RetryRule rule : rules) {
-                classifier.rule(rule);
-                if (rule instanceof RetryClassifier.RetryAfterSource source) {
-                    classifier.retryAfterSource(source);
-                }
+    private RetryPolicy merge(RetryPolicy base, RetryInstanceProperties settings, String prefix) {
+        RetryPolicy.Builder builder = RetryPolicy.from(base);
+        if (settings.getMaxAttempts() != null) {
+            int attempts = settings.getMaxAttempts();
+            if (attempts < 1 || attempts > maxAttemptsCap) {
+                throw new IllegalArgumentException(prefix + ".max-attempts is " + attempts + "; allowed are 1 to "
+                        + maxAttemptsCap + " (resilience.retry.max-attempts-cap)");
             }
-            builder.maxAttempts(maxAttempts).backOff(BackOffs.of(backoff, delay, maxDelay, multiplier))
-                    .jitter(jitter.toJitter(jitterFactor)).classifier(classifier.build()).attemptTimeout(attemptTimeout);
-            return builder.build();
+            builder.maxAttempts(attempts);
         }
-        RetryPolicy base = builder.build();
-        if (instance.getMaxAttempts() != null) {
-            checkCap(instance.getMaxAttempts(), "resilience.retry.instances.*.max-attempts");
-            builder.maxAttempts(instance.getMaxAttempts());
+        builder.backOff(BackOffs.override(base.backOff(), settings.getBackoff(), settings.getDelay(),
+                settings.getMaxDelay(), settings.getMultiplier()));
+        if (settings.getJitter() != null && settings.getJitter() != JitterType.DEFAULT) {
+            builder.jitter(settings.getJitter().toJitter(
+                    settings.getJitterFactor() != null ? settings.getJitterFactor() : getJitterFactor()));
         }
-        builder.backOff(BackOffs.override(base.backOff(), instance.getBackoff(), instance.getDelay(),
-                instance.getMaxDelay(), instance.getMultiplier()));
-        if (instance.getJitter() != null && instance.getJitter() != JitterType.DEFAULT) {
-            builder.jitter(instance.getJitter().toJitter(
-                    instance.getJitterFactor() != null ? instance.getJitterFactor() : jitterFactor));
+        if (!settings.getRetryFor().isEmpty() || !settings.getNoRetryFor().isEmpty()) {
+            builder.classifier(base.classifier().toBuilder().retryFor(settings.getRetryFor())
+                    .noRetryFor(settings.getNoRetryFor()).build());
         }
-        if (!instance.getRetryFor().isEmpty() || !instance.getNoRetryFor().isEmpty()) {
-            builder.classifier(base.classifier().toBuilder().retryFor(instance.getRetryFor())
-                    .noRetryFor(instance.getNoRetryFor()).build());
-        }
-        if (instance.getAttemptTimeout() != null) {
-            builder.attemptTimeout(instance.getAttemptTimeout());
+        if (settings.getAttemptTimeout() != null) {
+            builder.attemptTimeout(settings.getAttemptTimeout());
         }
         return builder.build();
-    }
-
-    private void checkCap(int attempts, String property) {
-        if (attempts < 1 || attempts > maxAttemptsCap) {
-            throw new IllegalArgumentException(property + " is " + attempts + "; allowed are 1 to " + maxAttemptsCap
-                    + " (resilience.retry.max-attempts-cap)");
-        }
-    }
-
-    /** One named instance; unset values come from the defaults. */
-    public static class Instance {
-
-        /** Attempts, counting the first. */
-        private Integer maxAttempts;
-
-        /** Back-off strategy: FIXED, EXPONENTIAL or RANDOM. */
-        private BackOffType backoff;
-
-        /** Fixed delay, first exponential delay, or random minimum. */
-        private Duration delay;
-
-        /** Exponential cap, or random maximum. */
-        private Duration maxDelay;
-
-        /** Exponential growth per retry. */
-        private Double multiplier;
-
-        /** Jitter strategy. */
-        private JitterType jitter;
-
-        /** Spread of PROPORTIONAL jitter. */
-        private Double jitterFactor;
-
-        /** Limit of each attempt. */
-        private Duration attemptTimeout;
-
-        /** More failure types to retry. */
-        private List<Class<? extends Throwable>> retryFor = new ArrayList<>();
-
-        /** Failure types never to retry. */
-        private List<Class<? extends Throwable>> noRetryFor = new ArrayList<>();
-
-        public Integer getMaxAttempts() {
-            return maxAttempts;
-        }
-
-        public void setMaxAttempts(Integer maxAttempts) {
-            this.maxAttempts = maxAttempts;
-        }
-
-        public BackOffType getBackoff() {
-            return backoff;
-        }
-
-        public void setBackoff(BackOffType backoff) {
-            this.backoff = backoff;
-        }
-
-        public Duration getDelay() {
-            return delay;
-        }
-
-        public void setDelay(Duration delay) {
-            this.delay = delay;
-        }
-
-        public Duration getMaxDelay() {
-            return maxDelay;
-        }
-
-        public void setMaxDelay(Duration maxDelay) {
-            this.maxDelay = maxDelay;
-        }
-
-        public Double getMultiplier() {
-            return multiplier;
-        }
-
-        public void setMultiplier(Double multiplier) {
-            this.multiplier = multiplier;
-        }
-
-        public JitterType getJitter() {
-            return jitter;
-        }
-
-        public void setJitter(JitterType jitter) {
-            this.jitter = jitter;
-        }
-
-        public Double getJitterFactor() {
-            return jitterFactor;
-        }
-
-        public void setJitterFactor(Double jitterFactor) {
-            this.jitterFactor = jitterFactor;
-        }
-
-        public Duration getAttemptTimeout() {
-            return attemptTimeout;
-        }
-
-        public void setAttemptTimeout(Duration attemptTimeout) {
-            this.attemptTimeout = attemptTimeout;
-        }
-
-        public List<Class<? extends Throwable>> getRetryFor() {
-            return retryFor;
-        }
-
-        public void setRetryFor(List<Class<? extends Throwable>> retryFor) {
-            this.retryFor = retryFor;
-        }
-
-        public List<Class<? extends Throwable>> getNoRetryFor() {
-            return noRetryFor;
-        }
-
-        public void setNoRetryFor(List<Class<? extends Throwable>> noRetryFor) {
-            this.noRetryFor = noRetryFor;
-        }
     }
 
     /** The retry budget that stops retry storms; one per instance name (or per method when unnamed). */

@@ -2,7 +2,6 @@ package io.github.resiliencestarter.autoconfigure.timeout;
 
 import io.github.resiliencestarter.timeout.TimeoutConfig;
 import io.github.resiliencestarter.timeout.TimeoutConfigRegistry;
-import io.github.resiliencestarter.timeout.TimeoutMode;
 import io.github.resiliencestarter.timeout.TimeoutRuntime;
 import io.github.resiliencestarter.timeout.support.TimeoutExecutors;
 import java.time.Duration;
@@ -15,21 +14,21 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * {@code resilience.timeout.instances.<name>.*}, and the OFFLOAD executor.
  */
 @ConfigurationProperties("resilience.timeout")
-public class TimeoutProperties {
+public class TimeoutProperties extends TimeoutInstanceProperties {
 
     /** Whether @Timeout is applied. */
     private boolean enabled = true;
 
-    /** Local limit of a @Timeout that sets none. */
-    private Duration duration = TimeoutConfig.DEFAULT_TIMEOUT;
-
-    /** Enforcement of a @Timeout that sets none: OFFLOAD or INTERRUPT. */
-    private TimeoutMode mode = TimeoutConfig.DEFAULT_MODE;
-
     /** Named settings, selected with @Timeout(name = "..."); unset values fall back to the defaults above. */
-    private Map<String, Instance> instances = new LinkedHashMap<>();
+    private Map<String, TimeoutInstanceProperties> instances = new LinkedHashMap<>();
 
     private final Executor executor = new Executor();
+
+    /** Starts from the engine's defaults, so they show up as this class's values. */
+    public TimeoutProperties() {
+        setDuration(TimeoutConfig.DEFAULT_TIMEOUT);
+        setMode(TimeoutConfig.DEFAULT_MODE);
+    }
 
     public boolean isEnabled() {
         return enabled;
@@ -39,27 +38,11 @@ public class TimeoutProperties {
         this.enabled = enabled;
     }
 
-    public Duration getDuration() {
-        return duration;
-    }
-
-    public void setDuration(Duration duration) {
-        this.duration = duration;
-    }
-
-    public TimeoutMode getMode() {
-        return mode;
-    }
-
-    public void setMode(TimeoutMode mode) {
-        this.mode = mode;
-    }
-
-    public Map<String, Instance> getInstances() {
+    public Map<String, TimeoutInstanceProperties> getInstances() {
         return instances;
     }
 
-    public void setInstances(Map<String, Instance> instances) {
+    public void setInstances(Map<String, TimeoutInstanceProperties> instances) {
         this.instances = instances;
     }
 
@@ -73,45 +56,21 @@ public class TimeoutProperties {
      * @return default and named settings
      */
     public TimeoutConfigRegistry toRegistry() {
-        TimeoutConfig defaults = TimeoutConfig.custom().timeout(duration).mode(mode).build();
+        TimeoutConfig defaults = merge(TimeoutConfig.ofDefaults(), this);
         Map<String, TimeoutConfig> named = new LinkedHashMap<>();
-        instances.forEach((name, instance) -> {
-            TimeoutConfig.Builder builder = TimeoutConfig.from(defaults);
-            if (instance.getDuration() != null) {
-                builder.timeout(instance.getDuration());
-            }
-            if (instance.getMode() != null) {
-                builder.mode(instance.getMode());
-            }
-            named.put(name, builder.build());
-        });
+        instances.forEach((name, instance) -> named.put(name, merge(defaults, instance)));
         return TimeoutConfigRegistry.of(defaults, named);
     }
 
-    /** One named instance. */
-    public static class Instance {
-
-        /** Local limit of this instance. */
-        private Duration duration;
-
-        /** Enforcement of this instance: OFFLOAD or INTERRUPT. */
-        private TimeoutMode mode;
-
-        public Duration getDuration() {
-            return duration;
+    private static TimeoutConfig merge(TimeoutConfig base, TimeoutInstanceProperties settings) {
+        TimeoutConfig.Builder builder = TimeoutConfig.from(base);
+        if (settings.getDuration() != null) {
+            builder.timeout(settings.getDuration());
         }
-
-        public void setDuration(Duration duration) {
-            this.duration = duration;
+        if (settings.getMode() != null) {
+            builder.mode(settings.getMode());
         }
-
-        public TimeoutMode getMode() {
-            return mode;
-        }
-
-        public void setMode(TimeoutMode mode) {
-            this.mode = mode;
-        }
+        return builder.build();
     }
 
     /** The bounded executor OFFLOAD timeouts run on. */

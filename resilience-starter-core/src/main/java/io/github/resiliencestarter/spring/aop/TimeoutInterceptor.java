@@ -1,17 +1,16 @@
 package io.github.resiliencestarter.spring.aop;
 
 import io.github.resiliencestarter.timeout.TimeoutMode;
-import org.aopalliance.intercept.MethodInterceptor;
+import java.lang.reflect.Method;
 import org.aopalliance.intercept.MethodInvocation;
-import org.springframework.aop.support.AopUtils;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.util.ClassUtils;
 
 /**
- * Applies {@code @Timeout}: looks up the method's cached operation, refuses OFFLOAD inside a
- * caller's transaction, runs the call through the guard and hands failures to the fallback.
+ * Applies {@code @Timeout}: refuses OFFLOAD inside a caller's transaction, runs the call through
+ * the guard and hands failures to the fallback.
  */
-public class TimeoutInterceptor implements MethodInterceptor {
+public class TimeoutInterceptor extends OperationInterceptor<TimeoutOperation> {
 
     private static final boolean TX_PRESENT = ClassUtils.isPresent(
             "org.springframework.transaction.support.TransactionSynchronizationManager",
@@ -29,25 +28,21 @@ public class TimeoutInterceptor implements MethodInterceptor {
     }
 
     @Override
-    public Object invoke(MethodInvocation invocation) throws Throwable {
-        Object target = invocation.getThis();
-        Class<?> targetClass = target != null ? AopUtils.getTargetClass(target) : null;
-        TimeoutOperation operation = source.get(invocation.getMethod(), targetClass);
-        if (operation == null) {
-            return invocation.proceed();
-        }
+    protected TimeoutOperation operation(Method method, Class<?> targetClass) {
+        return source.get(method, targetClass);
+    }
+
+    @Override
+    protected Object invoke(TimeoutOperation operation, MethodInvocation invocation) throws Throwable {
         if (operation.guard().config().mode() == TimeoutMode.OFFLOAD && TX_PRESENT
                 && TransactionSynchronizationManager.isActualTransactionActive()) {
             throw new OffloadInTransactionException(operation.name());
         }
-        try {
-            return operation.guard().call(invocation::proceed);
-        } catch (Throwable ex) {
-            FallbackMethod fallback = operation.fallback();
-            if (fallback != null) {
-                return fallback.invoke(target, invocation.getArguments(), ex);
-            }
-            throw ex;
-        }
+        return operation.guard().call(invocation::proceed);
+    }
+
+    @Override
+    protected FallbackMethod fallback(TimeoutOperation operation) {
+        return operation.fallback();
     }
 }

@@ -1,0 +1,61 @@
+package io.github.resiliencestarter.spring.aop;
+
+import java.lang.reflect.Method;
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
+import org.springframework.aop.support.AopUtils;
+
+/**
+ * The shape every annotation interceptor shares: look up the method's cached operation, run the
+ * call through it, and hand a failure to the operation's fallback when it has one.
+ *
+ * @param <O> the resolved operation type
+ */
+public abstract class OperationInterceptor<O> implements MethodInterceptor {
+
+    @Override
+    public final Object invoke(MethodInvocation invocation) throws Throwable {
+        Object target = invocation.getThis();
+        Class<?> targetClass = target != null ? AopUtils.getTargetClass(target) : null;
+        O operation = operation(invocation.getMethod(), targetClass);
+        if (operation == null) {
+            return invocation.proceed();
+        }
+        try {
+            return invoke(operation, invocation);
+        } catch (Throwable ex) {
+            FallbackMethod fallback = fallback(operation);
+            if (fallback != null) {
+                return fallback.invoke(target, invocation.getArguments(), ex);
+            }
+            throw ex;
+        }
+    }
+
+    /**
+     * The cached operation of a method.
+     *
+     * @param method the invoked method
+     * @param targetClass the bean's class, or {@code null}
+     * @return the operation, or {@code null} when the method is not annotated
+     */
+    protected abstract O operation(Method method, Class<?> targetClass);
+
+    /**
+     * Runs the call through the operation.
+     *
+     * @param operation the operation
+     * @param invocation the call
+     * @return the call's result
+     * @throws Throwable whatever the call or the operation threw
+     */
+    protected abstract Object invoke(O operation, MethodInvocation invocation) throws Throwable;
+
+    /**
+     * The operation's fallback.
+     *
+     * @param operation the operation
+     * @return the fallback, or {@code null}
+     */
+    protected abstract FallbackMethod fallback(O operation);
+}

@@ -1,0 +1,11 @@
+package io.github.resiliencestarter.idempotent;
+
+/**
+ * The result of an idempotent call.
+ *
+ * @param value the result (the first result, for a replay)
+ * @param replayed whether it was replayed rather than executed now
+ * @param <T> the result type
+ */
+public record Execution<T>(T value, boolean replayed) {
+}

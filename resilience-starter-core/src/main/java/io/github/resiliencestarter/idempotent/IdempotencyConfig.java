@@ -1,0 +1,275 @@
+package io.github.resiliencestarter.idempotent;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Immutable settings of an idempotent operation. Build one with {@link #custom()}.
+ */
+public final class IdempotencyConfig {
+
+    /** How long a completed record is kept when nothing else is configured. */
+    public static final Duration DEFAULT_TTL = Duration.ofHours(24);
+
+    /** How long a claim holds without a deadline, before heartbeats extend it. */
+    public static final Duration DEFAULT_LEASE = Duration.ofSeconds(30);
+
+    /** Added to the remaining deadline when the lease is sized to it. */
+    public static final Duration DEFAULT_LEASE_MARGIN = Duration.ofSeconds(2);
+
+    /** How long a duplicate waits for the first execution at most. */
+    public static final Duration DEFAULT_WAIT_TIMEOUT = Duration.ofSeconds(5);
+
+    /** Largest encoded response stored for replay. */
+    public static final int DEFAULT_MAX_RESPONSE_BYTES = 256 * 1024;
+
+    /** Namespace of stored keys. */
+    public static final String DEFAULT_KEY_PREFIX = "idem:";
+
+    private static final IdempotencyConfig DEFAULTS = custom().build();
+
+    private final Duration ttl;
+
+    private final Duration lease;
+
+    private final Duration leaseMargin;
+
+    private final InProgressStrategy onInProgress;
+
+    private final Duration waitTimeout;
+
+    private final boolean failOpen;
+
+    private final int maxResponseBytes;
+
+    private final String keyPrefix;
+
+    private final List<Class<? extends Throwable>> cacheableExceptions;
+
+    private IdempotencyConfig(Builder builder) {
+        this.ttl = builder.ttl;
+        this.lease = builder.lease;
+        this.leaseMargin = builder.leaseMargin;
+        this.onInProgress = builder.onInProgress;
+        this.waitTimeout = builder.waitTimeout;
+        this.failOpen = builder.failOpen;
+        this.maxResponseBytes = builder.maxResponseBytes;
+        this.keyPrefix = builder.keyPrefix;
+        this.cacheableExceptions = List.copyOf(builder.cacheableExceptions);
+    }
+
+    /**
+     * The defaults.
+     *
+     * @return the default settings
+     */
+    public static IdempotencyConfig ofDefaults() {
+        return DEFAULTS;
+    }
+
+    /**
+     * A builder starting from the defaults.
+     *
+     * @return a new builder
+     */
+    public static Builder custom() {
+        return new Builder();
+    }
+
+    /**
+     * A builder starting from {@code base}.
+     *
+     * @param base the settings to copy
+     * @return a new builder
+     */
+    public static Builder from(IdempotencyConfig base) {
+        return new Builder().ttl(base.ttl).lease(base.lease).leaseMargin(base.leaseMargin)
+                .onInProgress(base.onInProgress).waitTimeout(base.waitTimeout).failOpen(base.failOpen)
+                .maxResponseBytes(base.maxResponseBytes).keyPrefix(base.keyPrefix)
+                .cacheableExceptions(base.cacheableExceptions);
+    }
+
+    /** @return how long a completed record is kept */
+    public Duration ttl() {
+        return ttl;
+    }
+
+    /** @return how long a claim holds without a deadline */
+    public Duration lease() {
+        return lease;
+    }
+
+    /** @return added to the remaining deadline when the lease is sized to it */
+    public Duration leaseMargin() {
+        return leaseMargin;
+    }
+
+    /** @return what a duplicate does while the first runs */
+    public InProgressStrategy onInProgress() {
+        return onInProgress;
+    }
+
+    /** @return how long a duplicate waits at most */
+    public Duration waitTimeout() {
+        return waitTimeout;
+    }
+
+    /** @return whether the method runs without idempotency when the store is down */
+    public boolean failOpen() {
+        return failOpen;
+    }
+
+    /** @return the largest encoded response stored for replay */
+    public int maxResponseBytes() {
+        return maxResponseBytes;
+    }
+
+    /** @return the namespace of stored keys */
+    public String keyPrefix() {
+        return keyPrefix;
+    }
+
+    /** @return exception types whose failure is stored and replayed instead of releasing the key */
+    public List<Class<? extends Throwable>> cacheableExceptions() {
+        return cacheableExceptions;
+    }
+
+    /** Builds an {@link IdempotencyConfig}; every setter validates its argument at once. */
+    public static final class Builder {
+
+        private Duration ttl = DEFAULT_TTL;
+
+        private Duration lease = DEFAULT_LEASE;
+
+        private Duration leaseMargin = DEFAULT_LEASE_MARGIN;
+
+        private InProgressStrategy onInProgress = InProgressStrategy.WAIT;
+
+        private Duration waitTimeout = DEFAULT_WAIT_TIMEOUT;
+
+        private boolean failOpen;
+
+        private int maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES;
+
+        private String keyPrefix = DEFAULT_KEY_PREFIX;
+
+        private List<Class<? extends Throwable>> cacheableExceptions = List.of();
+
+        private Builder() {
+        }
+
+        /**
+         * @param value how long a completed record is kept; positive
+         * @return this builder
+         */
+        public Builder ttl(Duration value) {
+            this.ttl = positive(value, "ttl");
+            return this;
+        }
+
+        /**
+         * @param value how long a claim holds without a deadline; positive
+         * @return this builder
+         */
+        public Builder lease(Duration value) {
+            this.lease = positive(value, "lease");
+            return this;
+        }
+
+        /**
+         * @param value added to the remaining deadline for the lease; not negative
+         * @return this builder
+         */
+        public Builder leaseMargin(Duration value) {
+            if (value == null || value.isNegative()) {
+                throw new IllegalArgumentException("leaseMargin must not be negative: " + value);
+            }
+            this.leaseMargin = value;
+            return this;
+        }
+
+        /**
+         * @param value WAIT or REJECT
+         * @return this builder
+         */
+        public Builder onInProgress(InProgressStrategy value) {
+            if (value == null || value == InProgressStrategy.DEFAULT) {
+                throw new IllegalArgumentException("onInProgress must be WAIT or REJECT");
+            }
+            this.onInProgress = value;
+            return this;
+        }
+
+        /**
+         * @param value how long a duplicate waits at most; not negative
+         * @return this builder
+         */
+        public Builder waitTimeout(Duration value) {
+            if (value == null || value.isNegative()) {
+                throw new IllegalArgumentException("waitTimeout must not be negative: " + value);
+            }
+            this.waitTimeout = value;
+            return this;
+        }
+
+        /**
+         * @param value {@code true} to run without idempotency when the store is down
+         * @return this builder
+         */
+        public Builder failOpen(boolean value) {
+            this.failOpen = value;
+            return this;
+        }
+
+        /**
+         * @param value the largest encoded response stored; positive
+         * @return this builder
+         */
+        public Builder maxResponseBytes(int value) {
+            if (value < 1) {
+                throw new IllegalArgumentException("maxResponseBytes must be positive: " + value);
+            }
+            this.maxResponseBytes = value;
+            return this;
+        }
+
+        /**
+         * @param value the namespace of stored keys, at most 32 characters
+         * @return this builder
+         */
+        public Builder keyPrefix(String value) {
+            Objects.requireNonNull(value, "keyPrefix");
+            if (value.length() > IdempotencyKeys.MAX_PREFIX_LENGTH) {
+                throw new IllegalArgumentException("keyPrefix is longer than " + IdempotencyKeys.MAX_PREFIX_LENGTH);
+            }
+            this.keyPrefix = value;
+            return this;
+        }
+
+        /**
+         * @param value exception types stored and replayed instead of releasing the key
+         * @return this builder
+         */
+        public Builder cacheableExceptions(List<Class<? extends Throwable>> value) {
+            this.cacheableExceptions = List.copyOf(value);
+            return this;
+        }
+
+        /**
+         * Builds the settings.
+         *
+         * @return the settings
+         */
+        public IdempotencyConfig build() {
+            return new IdempotencyConfig(this);
+        }
+
+        private static Duration positive(Duration value, String name) {
+            if (value == null || value.isZero() || value.isNegative()) {
+                throw new IllegalArgumentException(name + " must be positive: " + value);
+            }
+            return value;
+        }
+    }
+}

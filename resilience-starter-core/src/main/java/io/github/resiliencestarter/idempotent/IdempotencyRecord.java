@@ -1,0 +1,30 @@
+package io.github.resiliencestarter.idempotent;
+
+/**
+ * One stored idempotency record. Times are epoch milliseconds of the store's clock.
+ *
+ * @param key the stored key (prefix, name, scope and client key, encoded)
+ * @param name the operation name (business type)
+ * @param fingerprint SHA-256 of the request's canonical form, hex
+ * @param status the state
+ * @param ownerToken the token of the execution holding the claim
+ * @param leaseExpiresAt when an IN_PROGRESS claim may be taken over
+ * @param expiresAt when the record disappears
+ * @param response the encoded response, or {@code null} (void, or not completed)
+ * @param responseType what {@code response} holds, see {@link ResponseCodec}
+ * @param createdAt when the record was first claimed
+ */
+public record IdempotencyRecord(String key, String name, String fingerprint, IdempotencyStatus status,
+        String ownerToken, long leaseExpiresAt, long expiresAt, String response, String responseType,
+        long createdAt) {
+
+    /**
+     * Whether an IN_PROGRESS claim's lease has run out at {@code now}.
+     *
+     * @param now epoch milliseconds
+     * @return {@code true} when another execution may take the claim over
+     */
+    public boolean isLeaseExpired(long now) {
+        return status == IdempotencyStatus.IN_PROGRESS && leaseExpiresAt <= now;
+    }
+}

@@ -1,0 +1,256 @@
+package io.github.resiliencestarter.idempotent;
+
+import io.github.resiliencestarter.context.Deadline;
+import io.github.resiliencestarter.context.TraceContext;
+import io.github.resiliencestarter.context.TraceContextHolder;
+import io.github.resiliencestarter.context.TraceIds;
+import io.github.resiliencestarter.context.TraceScope;
+import io.github.resiliencestarter.core.CheckedCallable;
+import io.github.resiliencestarter.idempotent.internal.Heartbeat;
+import io.github.resiliencestarter.idempotent.internal.StoredResponse;
+import io.github.resiliencestarter.idempotent.support.Fastjson2ResponseCodec;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.ScheduledExecutorService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs a call at most once per key: the programmatic form of {@code @Idempotent}.
+ *
+ * <p>Validate (by the caller) → claim atomically → on a COMPLETED record: check the fingerprint
+ * (422 on mismatch) and replay → on an IN_PROGRESS record: WAIT (poll until it completes, is
+ * released or its lease expires, bounded by the deadline and the wait limit) or REJECT (409) → on
+ * a claim: execute with a heartbeat that extends the lease, then complete (or release on failure,
+ * so the client can try again). Completion and release are conditional on this execution's owner
+ * token; a late former owner changes nothing and is reported as {@link IdempotencyOutcome#LEASE_LOST}.
+ */
+public final class IdempotentExecutor {
+
+    private static final Logger log = LoggerFactory.getLogger(IdempotentExecutor.class);
+
+    private static final long FIRST_POLL_MILLIS = 10;
+
+    private static final long MAX_POLL_MILLIS = 200;
+
+    private final IdempotencyStore store;
+
+    private final ResponseCodec codec;
+
+    private final IdempotencyObserver observer;
+
+    private final ScheduledExecutorService heartbeats;
+
+    private IdempotentExecutor(Builder builder) {
+        this.store = builder.store;
+        this.codec = builder.codec;
+        this.observer = builder.observer;
+        this.heartbeats = builder.heartbeats != null ? builder.heartbeats : Heartbeat.sharedScheduler();
+    }
+
+    /**
+     * A builder.
+     *
+     * @param store the store
+     * @return a new builder
+     */
+    public static Builder builder(IdempotencyStore store) {
+        return new Builder(store);
+    }
+
+    /**
+     * The store.
+     *
+     * @return the store
+     */
+    public IdempotencyStore store() {
+        return store;
+    }
+
+    /**
+     * Runs {@code work} at most once for the call's key.
+     *
+     * @param call the key, fingerprint, return type and settings
+     * @param work the work
+     * @param <T> the result type
+     * @return the result, executed now or replayed
+     * @throws Throwable the work's failure, or an {@link IdempotencyException}
+     */
+    @SuppressWarnings("unchecked")
+    public <T> Execution<T> execute(IdempotentCall call, CheckedCallable<T> work) throws Throwable {
+        IdempotencyConfig config = call.config();
+        TraceContext context = TraceContextHolder.current();
+        Deadline deadline = context.deadline();
+        long lease = deadline != null ? deadline.remainingMillis() + config.leaseMargin().toMillis()
+                : config.lease().toMillis();
+        long waitUntil = System.nanoTime() + waitNanos(config, deadline);
+        String owner = TraceIds.generate();
+        long poll = FIRST_POLL_MILLIS;
+        while (true) {
+            ClaimResult claim;
+            try {
+                claim = store.claim(call.storedKey(), call.operation(), call.fingerprint(), owner, lease,
+                        config.ttl().toMillis());
+            } catch (IdempotencyStoreException ex) {
+                observer.onOutcome(call.operation(), IdempotencyOutcome.STORE_ERROR);
+                if (config.failOpen()) {
+                    log.warn("Idempotency store unavailable; running {} without idempotency (fail-open)",
+                            call.operation());
+                    return new Execution<>(work.call(), false);
+                }
+                throw ex;
+            }
+            if (claim.owned()) {
+                return executeOwned(call, work, owner, lease, context);
+            }
+            IdempotencyRecord existing = claim.existing();
+            while (true) {
+                if (!call.fingerprint().equals(existing.fingerprint())) {
+                    observer.onOutcome(call.operation(), IdempotencyOutcome.KEY_REUSED);
+                    throw new IdempotencyKeyReusedException(call.operation());
+                }
+                boolean pending = StoredResponse.PENDING.equals(existing.responseType());
+                if (existing.status() == IdempotencyStatus.COMPLETED
+                        && (!pending || existing.leaseExpiresAt() <= System.currentTimeMillis())) {
+                    // a response still pending after the lease is lost for good: replay says so
+                    observer.onOutcome(call.operation(), IdempotencyOutcome.REPLAYED);
+                    return new Execution<>((T) StoredResponse.replay(existing, call, codec), true);
+                }
+                long leftNanos = waitUntil - System.nanoTime();
+                if (config.onInProgress() == InProgressStrategy.REJECT || leftNanos <= 0) {
+                    observer.onOutcome(call.operation(), IdempotencyOutcome.IN_PROGRESS);
+                    throw new IdempotencyInProgressException(call.operation(), retryAfterSeconds(existing));
+                }
+                Thread.sleep(Math.max(1, Math.min(poll, leftNanos / 1_000_000)));
+                poll = Math.min(MAX_POLL_MILLIS, poll * 2);
+                existing = store.find(call.storedKey());
+                if (existing == null || existing.isLeaseExpired(System.currentTimeMillis())) {
+                    break; // released or abandoned: claim again (taking an expired lease over)
+                }
+            }
+        }
+    }
+
+    private <T> Execution<T> executeOwned(IdempotentCall call, CheckedCallable<T> work, String owner, long lease,
+            TraceContext context) throws Throwable {
+        T value;
+        try (Heartbeat heartbeat = Heartbeat.start(heartbeats, store, call.storedKey(), owner, lease);
+                TraceScope scope = TraceContextHolder.open(context.withIdempotencyKey(call.storedKey()))) {
+            value = work.call();
+        } catch (Throwable failure) {
+            settleFailure(call, owner, failure);
+            throw failure;
+        }
+        StoredResponse response = StoredResponse.encode(value, call, codec);
+        boolean completed;
+        try {
+            completed = store.complete(call.storedKey(), owner, response.payload(), response.type(),
+                    call.config().ttl().toMillis());
+        } catch (IdempotencyStoreException ex) {
+            // the work is done and its effects stand; the claim stays until its lease runs out
+            observer.onOutcome(call.operation(), IdempotencyOutcome.STORE_ERROR);
+            log.error("Could not record the completion of {}; duplicates may wait until the lease expires",
+                    call.operation(), ex);
+            return new Execution<>(value, false);
+        }
+        if (!completed) {
+            observer.onOutcome(call.operation(), IdempotencyOutcome.LEASE_LOST);
+            log.warn("{} finished after its idempotency lease was taken over; its completion was not recorded",
+                    call.operation());
+        } else {
+            observer.onOutcome(call.operation(), IdempotencyOutcome.EXECUTED);
+        }
+        return new Execution<>(value, false);
+    }
+
+    private void settleFailure(IdempotentCall call, String owner, Throwable failure) {
+        try {
+            boolean settled;
+            if (isCacheable(call.config(), failure)) {
+                StoredResponse response = StoredResponse.failure(failure);
+                settled = store.complete(call.storedKey(), owner, response.payload(), response.type(),
+                        call.config().ttl().toMillis());
+            } else {
+                settled = store.release(call.storedKey(), owner);
+            }
+            if (!settled) {
+                observer.onOutcome(call.operation(), IdempotencyOutcome.LEASE_LOST);
+            }
+        } catch (IdempotencyStoreException ex) {
+            observer.onOutcome(call.operation(), IdempotencyOutcome.STORE_ERROR);
+            log.warn("Could not release the idempotency claim of {}; it frees itself when its lease expires",
+                    call.operation(), ex);
+        }
+    }
+
+    private static boolean isCacheable(IdempotencyConfig config, Throwable failure) {
+        for (Class<? extends Throwable> type : config.cacheableExceptions()) {
+            if (type.isInstance(failure)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static long waitNanos(IdempotencyConfig config, Deadline deadline) {
+        long wait = config.waitTimeout().toNanos();
+        return deadline != null ? Math.min(wait, Math.max(0, deadline.remainingNanos())) : wait;
+    }
+
+    private static long retryAfterSeconds(IdempotencyRecord existing) {
+        long left = existing.leaseExpiresAt() - System.currentTimeMillis();
+        return Math.max(1, Math.min(Duration.ofMillis(left).toSeconds(), 60));
+    }
+
+    /** Builds an {@link IdempotentExecutor}. */
+    public static final class Builder {
+
+        private final IdempotencyStore store;
+
+        private ResponseCodec codec = new Fastjson2ResponseCodec();
+
+        private IdempotencyObserver observer = IdempotencyObserver.NOOP;
+
+        private ScheduledExecutorService heartbeats;
+
+        private Builder(IdempotencyStore store) {
+            this.store = Objects.requireNonNull(store, "store");
+        }
+
+        /**
+         * @param value the response codec
+         * @return this builder
+         */
+        public Builder codec(ResponseCodec value) {
+            this.codec = Objects.requireNonNull(value, "codec");
+            return this;
+        }
+
+        /**
+         * @param value who hears outcomes
+         * @return this builder
+         */
+        public Builder observer(IdempotencyObserver value) {
+            this.observer = Objects.requireNonNull(value, "observer");
+            return this;
+        }
+
+        /**
+         * @param value the scheduler that runs lease heartbeats; a shared daemon one by default
+         * @return this builder
+         */
+        public Builder heartbeats(ScheduledExecutorService value) {
+            this.heartbeats = value;
+            return this;
+        }
+
+        /**
+         * Builds the executor.
+         *
+         * @return the executor
+         */
+        public IdempotentExecutor build() {
+            return new IdempotentExecutor(this);
+        }
+    }
+}

@@ -1,0 +1,225 @@
+package io.github.resiliencestarter.idempotent.jdbc;
+
+import io.github.resiliencestarter.idempotent.ClaimResult;
+import io.github.resiliencestarter.idempotent.IdempotencyRecord;
+import io.github.resiliencestarter.idempotent.IdempotencyStatus;
+import io.github.resiliencestarter.idempotent.IdempotencyStore;
+import io.github.resiliencestarter.idempotent.IdempotencyStoreException;
+import io.github.resiliencestarter.idempotent.internal.StoredResponse;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.util.Collections;
+import java.util.List;
+import java.util.function.Supplier;
+import javax.sql.DataSource;
+import org.springframework.dao.DataAccessException;
+import org.springframework.dao.DataIntegrityViolationException;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.RowMapper;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.TransactionException;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Idempotency records in a SQL table ({@code schema-mysql.sql}, {@code schema-h2.sql}).
+ *
+ * <p>Claim = INSERT on the unique key, in a transaction of its own so duplicates see it at once;
+ * a duplicate key means someone else holds it (the existing row is read back). An expired row is
+ * deleted and claimed anew; an IN_PROGRESS row with an expired lease is taken over by a
+ * conditional UPDATE that compares the previous owner and lease (compare-and-set). Completion,
+ * release and lease extension are UPDATE/DELETE statements conditional on the owner token.
+ * Completion joins the caller's transaction when there is one, which is how the COMPLETED write
+ * commits together with the business writes. Expired rows are ignored on read and purged in
+ * batches by {@link #purgeExpired(int)}.
+ */
+public class JdbcIdempotencyStore implements IdempotencyStore {
+
+    /** Default table name. */
+    public static final String DEFAULT_TABLE = "resilience_idempotency";
+
+    private static final int CLAIM_ROUNDS = 4;
+
+    private final JdbcTemplate jdbc;
+
+    private final TransactionTemplate ownTransaction;
+
+    private final Clock clock;
+
+    private final String table;
+
+    private final RowMapper<IdempotencyRecord> rows = this::toRecord;
+
+    /**
+     * Creates the store.
+     *
+     * @param dataSource the database
+     * @param transactionManager the manager of that database's transactions, or {@code null}; with
+     *     one, claims commit in a transaction of their own even inside a caller's transaction
+     * @param table the table name (letters, digits, underscores)
+     * @param clock the clock for leases and expiry; nodes should agree within a fraction of a lease
+     */
+    public JdbcIdempotencyStore(DataSource dataSource, PlatformTransactionManager transactionManager, String table,
+            Clock clock) {
+        if (!table.matches("[A-Za-z_][A-Za-z0-9_]{0,63}")) {
+            throw new IllegalArgumentException("invalid table name: " + table);
+        }
+        this.jdbc = new JdbcTemplate(dataSource);
+        this.table = table;
+        this.clock = clock;
+        if (transactionManager != null) {
+            this.ownTransaction = new TransactionTemplate(transactionManager);
+            this.ownTransaction.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
+        } else {
+            this.ownTransaction = null;
+        }
+    }
+
+    @Override
+    public ClaimResult claim(String key, String name, String fingerprint, String ownerToken, long leaseMillis,
+            long ttlMillis) {
+        return call(() -> inOwnTransaction(() -> {
+            for (int round = 0; round < CLAIM_ROUNDS; round++) {
+                long now = clock.millis();
+                try {
+                    jdbc.update("INSERT INTO " + table + " (idempotency_key, business_type, fingerprint, status,"
+                            + " owner_token, lease_expire_time, create_time, expire_time) VALUES (?,?,?,?,?,?,?,?)",
+                            key, name, fingerprint, IdempotencyStatus.IN_PROGRESS.name(), ownerToken,
+                            now + leaseMillis, now, now + ttlMillis);
+                    return ClaimResult.claimed();
+                } catch (DataIntegrityViolationException duplicate) {
+                    IdempotencyRecord existing = read(key);
+                    if (existing == null) {
+                        continue;
+                    }
+                    if (existing.expiresAt() <= now) {
+                        jdbc.update("DELETE FROM " + table + " WHERE idempotency_key = ? AND expire_time = ?", key,
+                                existing.expiresAt());
+                        continue;
+                    }
+                    if (existing.isLeaseExpired(now)) {
+                        int taken = jdbc.update("UPDATE " + table + " SET owner_token = ?, lease_expire_time = ?"
+                                + " WHERE idempotency_key = ? AND status = ? AND owner_token = ?"
+                                + " AND lease_expire_time = ?", ownerToken, now + leaseMillis, key,
+                                IdempotencyStatus.IN_PROGRESS.name(), existing.ownerToken(),
+                                existing.leaseExpiresAt());
+                        if (taken == 1) {
+                            return ClaimResult.takenOver();
+                        }
+                        continue;
+                    }
+                    return ClaimResult.exists(existing);
+                }
+            }
+            throw new IdempotencyStoreException("Could not claim an idempotency key after " + CLAIM_ROUNDS
+                    + " rounds of concurrent changes", null);
+        }));
+    }
+
+    @Override
+    public boolean complete(String key, String ownerToken, String response, String responseType, long ttlMillis) {
+        // joins the caller's transaction when there is one; also fills in a response left pending
+        return call(() -> jdbc.update("UPDATE " + table + " SET status = ?, response_data = ?, response_type = ?,"
+                + " expire_time = ? WHERE idempotency_key = ? AND owner_token = ? AND (status = ?"
+                + " OR (status = ? AND response_type = ?))", IdempotencyStatus.COMPLETED.name(), response,
+                responseType, clock.millis() + ttlMillis, key, ownerToken, IdempotencyStatus.IN_PROGRESS.name(),
+                IdempotencyStatus.COMPLETED.name(), StoredResponse.PENDING) == 1);
+    }
+
+    @Override
+    public boolean release(String key, String ownerToken) {
+        return call(() -> inOwnTransaction(() -> jdbc.update("DELETE FROM " + table
+                + " WHERE idempotency_key = ? AND owner_token = ? AND status = ?", key, ownerToken,
+                IdempotencyStatus.IN_PROGRESS.name()) == 1));
+    }
+
+    @Override
+    public boolean extendLease(String key, String ownerToken, long leaseMillis) {
+        return call(() -> inOwnTransaction(() -> jdbc.update("UPDATE " + table + " SET lease_expire_time = ?"
+                + " WHERE idempotency_key = ? AND owner_token = ? AND status = ?", clock.millis() + leaseMillis, key,
+                ownerToken, IdempotencyStatus.IN_PROGRESS.name()) == 1));
+    }
+
+    @Override
+    public IdempotencyRecord find(String key) {
+        IdempotencyRecord record = call(() -> read(key));
+        return record == null || record.expiresAt() <= clock.millis() ? null : record;
+    }
+
+    @Override
+    public void ping() {
+        call(() -> jdbc.queryForObject("SELECT COUNT(*) FROM " + table + " WHERE idempotency_key = ''",
+                Integer.class));
+    }
+
+    /**
+     * Deletes up to {@code batchSize} expired rows.
+     *
+     * @param batchSize the most rows deleted
+     * @return the rows deleted
+     */
+    public int purgeExpired(int batchSize) {
+        return call(() -> inOwnTransaction(() -> {
+            List<Long> ids = jdbc.queryForList("SELECT id FROM " + table + " WHERE expire_time <= ? ORDER BY"
+                    + " expire_time LIMIT " + Math.max(1, batchSize), Long.class, clock.millis());
+            if (ids.isEmpty()) {
+                return 0;
+            }
+            String marks = String.join(",", Collections.nCopies(ids.size(), "?"));
+            return jdbc.update("DELETE FROM " + table + " WHERE id IN (" + marks + ") AND expire_time <= ?",
+                    append(ids, clock.millis()));
+        }));
+    }
+
+    /**
+     * The template this store writes with, for the in-transaction completion marker.
+     *
+     * @return the template
+     */
+    JdbcTemplate jdbc() {
+        return jdbc;
+    }
+
+    /**
+     * The table name.
+     *
+     * @return the table
+     */
+    String table() {
+        return table;
+    }
+
+    private IdempotencyRecord read(String key) {
+        List<IdempotencyRecord> found = jdbc.query("SELECT idempotency_key, business_type, fingerprint, status,"
+                + " owner_token, lease_expire_time, expire_time, response_data, response_type, create_time FROM "
+                + table + " WHERE idempotency_key = ?", rows, key);
+        return found.isEmpty() ? null : found.get(0);
+    }
+
+    private IdempotencyRecord toRecord(ResultSet rs, int row) throws SQLException {
+        return new IdempotencyRecord(rs.getString(1), rs.getString(2), rs.getString(3),
+                IdempotencyStatus.valueOf(rs.getString(4)), rs.getString(5), rs.getLong(6), rs.getLong(7),
+                rs.getString(8), rs.getString(9), rs.getLong(10));
+    }
+
+    private <T> T inOwnTransaction(Supplier<T> work) {
+        return ownTransaction == null ? work.get() : ownTransaction.execute(status -> work.get());
+    }
+
+    private static Object[] append(List<Long> ids, long last) {
+        Object[] args = ids.toArray(new Object[ids.size() + 1]);
+        args[ids.size()] = last;
+        return args;
+    }
+
+    private static <T> T call(Supplier<T> operation) {
+        try {
+            return operation.get();
+        } catch (DataAccessException | TransactionException ex) {
+            throw new IdempotencyStoreException("JDBC idempotency store unavailable: " + ex.getMessage(), ex);
+        } catch (IllegalArgumentException ex) {
+            throw new IdempotencyStoreException("Unreadable idempotency record: " + ex.getMessage(), ex);
+        }
+    }
+}

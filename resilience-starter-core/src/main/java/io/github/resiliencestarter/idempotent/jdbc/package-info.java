@@ -1,0 +1,5 @@
+/**
+ * The JDBC idempotency store: a table with a unique key on the stored key. Claims commit on their
+ * own; completions join the business transaction when one is active on the same DataSource.
+ */
+package io.github.resiliencestarter.idempotent.jdbc;

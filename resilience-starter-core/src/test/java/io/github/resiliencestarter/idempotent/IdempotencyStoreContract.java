@@ -1,0 +1,297 @@
+package io.github.resiliencestarter.idempotent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.resiliencestarter.context.TraceIds;
+import io.github.resiliencestarter.idempotent.support.Fastjson2ResponseCodec;
+import java.lang.reflect.Type;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The behaviour every {@link IdempotencyStore} must show, run against each store on its real
+ * server. Subclasses provide the store.
+ */
+abstract class IdempotencyStoreContract {
+
+    protected final String run = TraceIds.generate().substring(0, 8);
+
+    private final List<ExecutorService> pools = new ArrayList<>();
+
+    protected abstract IdempotencyStore store();
+
+    @AfterEach
+    void stopPools() {
+        pools.forEach(ExecutorService::shutdownNow);
+    }
+
+    protected String key(String name) {
+        return "test:" + run + ":" + name;
+    }
+
+    protected IdempotentExecutor executor() {
+        return IdempotentExecutor.builder(store()).codec(new Fastjson2ResponseCodec()).build();
+    }
+
+    protected static IdempotentCall call(String key, String fingerprint, Type type, IdempotencyConfig config) {
+        return new IdempotentCall("Orders.create", key, fingerprint, type, config);
+    }
+
+    @Test
+    void I3_aClaimIsWonOnceAndThenReportedAsExisting() {
+        String key = key("claim");
+        assertThat(store().claim(key, "op", "fp", "owner-a", 10_000, 60_000).outcome())
+                .isEqualTo(ClaimResult.Outcome.CLAIMED);
+        ClaimResult second = store().claim(key, "op", "fp", "owner-b", 10_000, 60_000);
+        assertThat(second.outcome()).isEqualTo(ClaimResult.Outcome.EXISTS);
+        assertThat(second.existing().ownerToken()).isEqualTo("owner-a");
+        assertThat(second.existing().status()).isEqualTo(IdempotencyStatus.IN_PROGRESS);
+        assertThat(second.existing().fingerprint()).isEqualTo("fp");
+    }
+
+    @Test
+    void I3_exactlyOneExecutionAmong64ConcurrentDuplicatesFiftyTimesOver() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(64);
+        pools.add(pool);
+        IdempotentExecutor executor = executor();
+        IdempotencyConfig config = IdempotencyConfig.custom().waitTimeout(Duration.ofSeconds(10)).build();
+        for (int repetition = 0; repetition < 50; repetition++) {
+            String key = key("race-" + repetition);
+            AtomicInteger executions = new AtomicInteger();
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<String>> results = new ArrayList<>();
+            for (int t = 0; t < 64; t++) {
+                results.add(pool.submit(() -> {
+                    start.await();
+                    try {
+                        return executor.execute(call(key, "fp", String.class, config), () -> {
+                            executions.incrementAndGet();
+                            Thread.sleep(20);
+                            return "order-" + Thread.currentThread().getName();
+                        }).value();
+                    } catch (Throwable ex) {
+                        throw new AssertionError(ex);
+                    }
+                }));
+            }
+            start.countDown();
+            Set<String> distinct = ConcurrentHashMap.newKeySet();
+            for (Future<String> result : results) {
+                distinct.add(result.get(30, TimeUnit.SECONDS));
+            }
+            assertThat(executions.get()).as("executions in repetition %d", repetition).isEqualTo(1);
+            assertThat(distinct).as("results in repetition %d", repetition).hasSize(1);
+        }
+    }
+
+    @Test
+    void I2_andIP5_aDuplicateIsNeverExecutedAndGetsTheFirstResult() throws Throwable {
+        String key = key("dup");
+        AtomicInteger executions = new AtomicInteger();
+        IdempotencyConfig config = IdempotencyConfig.ofDefaults();
+        Execution<String> first = executor().execute(call(key, "fp", String.class, config),
+                () -> "first-" + executions.incrementAndGet());
+        Execution<String> second = executor().execute(call(key, "fp", String.class, config),
+                () -> "second-" + executions.incrementAndGet());
+
+        assertThat(first.replayed()).isFalse();
+        assertThat(second.replayed()).isTrue();
+        assertThat(second.value()).isEqualTo("first-1");
+        assertThat(executions.get()).isEqualTo(1);
+    }
+
+    @Test
+    void I5_theReplayKeepsTheDeclaredGenericType() throws Throwable {
+        String key = key("typed");
+        Type type = ResponseCodecTest.Signatures.class.getDeclaredMethod("result").getGenericReturnType();
+        IdempotencyConfig config = IdempotencyConfig.ofDefaults();
+        executor().execute(call(key, "fp", type, config), () -> new ResponseCodecTest.Result<>(0, "ok", "ORDER-9"));
+        Execution<Object> replay = executor().execute(call(key, "fp", type, config), () -> null);
+
+        assertThat(replay.replayed()).isTrue();
+        assertThat(replay.value()).isInstanceOf(ResponseCodecTest.Result.class);
+        assertThat(((ResponseCodecTest.Result<?>) replay.value()).getData()).isInstanceOf(String.class)
+                .isEqualTo("ORDER-9");
+    }
+
+    @Test
+    void voidAndNullResultsReplay() throws Throwable {
+        IdempotencyConfig config = IdempotencyConfig.ofDefaults();
+        AtomicInteger executions = new AtomicInteger();
+        executor().execute(call(key("void"), "fp", void.class, config), () -> executions.incrementAndGet());
+        Execution<Object> replay = executor().execute(call(key("void"), "fp", void.class, config),
+                () -> executions.incrementAndGet());
+        assertThat(replay.replayed()).isTrue();
+        assertThat(replay.value()).isNull();
+        executor().execute(call(key("null"), "fp", String.class, config), () -> null);
+        assertThat(executor().execute(call(key("null"), "fp", String.class, config), () -> "x").value()).isNull();
+        assertThat(executions.get()).isEqualTo(1);
+    }
+
+    @Test
+    void aDifferentPayloadWithTheSameKeyIsRefused() throws Throwable {
+        IdempotencyConfig config = IdempotencyConfig.ofDefaults();
+        executor().execute(call(key("reuse"), "fp-1", String.class, config), () -> "first");
+        AtomicInteger executions = new AtomicInteger();
+        assertThatThrownBy(() -> executor().execute(call(key("reuse"), "fp-2", String.class, config),
+                () -> "second-" + executions.incrementAndGet())).isInstanceOf(IdempotencyKeyReusedException.class);
+        assertThat(executions.get()).isZero();
+    }
+
+    @Test
+    void inProgressRejectAnswersAtOnceAndWaitReplaysWhenTheFirstCompletes() throws Exception {
+        String key = key("in-progress");
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch finish = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        pools.add(pool);
+        Future<String> first = pool.submit(() -> {
+            try {
+                return executor().execute(call(key, "fp", String.class, IdempotencyConfig.ofDefaults()), () -> {
+                    running.countDown();
+                    finish.await();
+                    return "first";
+                }).value();
+            } catch (Throwable ex) {
+                throw new AssertionError(ex);
+            }
+        });
+        assertThat(running.await(5, TimeUnit.SECONDS)).isTrue();
+
+        IdempotencyConfig reject = IdempotencyConfig.custom().onInProgress(InProgressStrategy.REJECT).build();
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> executor().execute(call(key, "fp", String.class, reject), () -> "dup"))
+                .isInstanceOf(IdempotencyInProgressException.class)
+                .satisfies(e -> assertThat(((IdempotencyInProgressException) e).retryAfterSeconds()).isPositive());
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(1));
+
+        IdempotencyConfig shortWait = IdempotencyConfig.custom().waitTimeout(Duration.ofMillis(150)).build();
+        assertThatThrownBy(() -> executor().execute(call(key, "fp", String.class, shortWait), () -> "dup"))
+                .isInstanceOf(IdempotencyInProgressException.class);
+
+        Future<String> waiting = pool.submit(() -> {
+            try {
+                return executor().execute(call(key, "fp", String.class, IdempotencyConfig.ofDefaults()),
+                        () -> "dup").value();
+            } catch (Throwable ex) {
+                throw new AssertionError(ex);
+            }
+        });
+        Thread.sleep(100);
+        finish.countDown();
+        assertThat(first.get(5, TimeUnit.SECONDS)).isEqualTo("first");
+        assertThat(waiting.get(5, TimeUnit.SECONDS)).isEqualTo("first");
+    }
+
+    @Test
+    void aFailedExecutionReleasesTheKeySoTheClientCanTryAgain() throws Throwable {
+        String key = key("release");
+        IdempotencyConfig config = IdempotencyConfig.ofDefaults();
+        assertThatThrownBy(() -> executor().execute(call(key, "fp", String.class, config), () -> {
+            throw new IllegalStateException("payment declined");
+        })).isInstanceOf(IllegalStateException.class);
+        assertThat(store().find(key)).isNull();
+        assertThat(executor().execute(call(key, "fp", String.class, config), () -> "second try").value())
+                .isEqualTo("second try");
+    }
+
+    @Test
+    void aLeaseLeftByACrashedOwnerIsTakenOverAndTheLateOwnerIsFencedOff() throws Throwable {
+        String key = key("takeover");
+        // the "crashed" owner claims with a short lease and never completes
+        assertThat(store().claim(key, "op", "fp", "crashed", 300, 60_000).owned()).isTrue();
+        Thread.sleep(450);
+
+        AtomicInteger executions = new AtomicInteger();
+        Execution<String> recovered = executor().execute(call(key, "fp", String.class,
+                IdempotencyConfig.ofDefaults()), () -> "recovered-" + executions.incrementAndGet());
+        assertThat(recovered.replayed()).isFalse();
+        assertThat(recovered.value()).isEqualTo("recovered-1");
+
+        // the former owner wakes up: its completion and release change nothing
+        assertThat(store().complete(key, "crashed", "\"late\"", "value", 60_000)).isFalse();
+        assertThat(store().release(key, "crashed")).isFalse();
+        assertThat(store().extendLease(key, "crashed", 60_000)).isFalse();
+        IdempotencyRecord record = store().find(key);
+        assertThat(record.status()).isEqualTo(IdempotencyStatus.COMPLETED);
+        assertThat(record.response()).isEqualTo("\"recovered-1\"");
+    }
+
+    @Test
+    void theOwnerCanExtendItsLeaseAndOthersCannot() throws Exception {
+        String key = key("extend");
+        store().claim(key, "op", "fp", "owner", 400, 60_000);
+        assertThat(store().extendLease(key, "owner", 5_000)).isTrue();
+        assertThat(store().extendLease(key, "intruder", 5_000)).isFalse();
+        Thread.sleep(500);
+        assertThat(store().claim(key, "op", "fp", "intruder", 1_000, 60_000).outcome())
+                .isEqualTo(ClaimResult.Outcome.EXISTS);
+    }
+
+    @Test
+    void I6_recordsExpireAfterTheirTtlAndTheKeyCanBeUsedAgain() throws Throwable {
+        String key = key("ttl");
+        IdempotencyConfig shortLived = IdempotencyConfig.custom().ttl(Duration.ofMillis(400)).build();
+        executor().execute(call(key, "fp", String.class, shortLived), () -> "first");
+        assertThat(store().find(key)).isNotNull();
+        Thread.sleep(600);
+        assertThat(store().find(key)).isNull();
+        assertThat(executor().execute(call(key, "fp", String.class, shortLived), () -> "again").value())
+                .isEqualTo("again");
+    }
+
+    @Test
+    void anOversizeResponseIsNotExecutedTwiceAndItsReplayFailsClearly() throws Throwable {
+        String key = key("big");
+        IdempotencyConfig small = IdempotencyConfig.custom().maxResponseBytes(100).build();
+        AtomicInteger executions = new AtomicInteger();
+        String big = "x".repeat(500);
+        assertThat(executor().execute(call(key, "fp", String.class, small), () -> {
+            executions.incrementAndGet();
+            return big;
+        }).value()).isEqualTo(big);
+        assertThatThrownBy(() -> executor().execute(call(key, "fp", String.class, small), () -> {
+            executions.incrementAndGet();
+            return big;
+        })).isInstanceOf(IdempotentReplayException.class).hasMessageContaining("larger than 100 bytes");
+        assertThat(executions.get()).isEqualTo(1);
+    }
+
+    @Test
+    void heartbeatsKeepALongExecutionsClaim() throws Throwable {
+        String key = key("heartbeat");
+        IdempotencyConfig shortLease = IdempotencyConfig.custom().lease(Duration.ofMillis(600)).build();
+        CountDownLatch running = new CountDownLatch(1);
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        pools.add(pool);
+        Future<String> slow = pool.submit(() -> {
+            try {
+                return executor().execute(call(key, "fp", String.class, shortLease), () -> {
+                    running.countDown();
+                    Thread.sleep(1_500);
+                    return "slow";
+                }).value();
+            } catch (Throwable ex) {
+                throw new AssertionError(ex);
+            }
+        });
+        assertThat(running.await(5, TimeUnit.SECONDS)).isTrue();
+        Thread.sleep(1_000);
+        // 1 s in, with a 600 ms lease: only heartbeats keep the claim alive
+        assertThat(store().claim(key, "op", "fp", "intruder", 1_000, 60_000).outcome())
+                .isEqualTo(ClaimResult.Outcome.EXISTS);
+        assertThat(slow.get(5, TimeUnit.SECONDS)).isEqualTo("slow");
+    }
+}

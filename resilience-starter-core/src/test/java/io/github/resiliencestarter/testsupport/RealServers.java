@@ -1,0 +1,93 @@
+package io.github.resiliencestarter.testsupport;
+
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.containers.MySQLContainer;
+
+/**
+ * The real Redis and MySQL-compatible servers tests run against, found in this order: the
+ * {@code RESILIENCE_TEST_*} environment variables (set by {@code scripts/test.sh}, which starts
+ * Debian's redis-server and mariadb-server when Docker is absent); Testcontainers
+ * ({@code redis:7}, {@code mysql:8.4}) when Docker is available; otherwise a loud failure. Tests
+ * never skip for lack of a server.
+ */
+public final class RealServers {
+
+    /** Redis URL variable, e.g. {@code redis://127.0.0.1:6379}. */
+    public static final String REDIS_URL = "RESILIENCE_TEST_REDIS_URL";
+
+    /** JDBC URL variable, e.g. {@code jdbc:mariadb://127.0.0.1:3306/resilience}. */
+    public static final String JDBC_URL = "RESILIENCE_TEST_JDBC_URL";
+
+    /** JDBC user variable. */
+    public static final String JDBC_USER = "RESILIENCE_TEST_JDBC_USER";
+
+    /** JDBC password variable. */
+    public static final String JDBC_PASSWORD = "RESILIENCE_TEST_JDBC_PASSWORD";
+
+    private static GenericContainer<?> redisContainer;
+
+    private static MySQLContainer<?> mysqlContainer;
+
+    private RealServers() {
+    }
+
+    /**
+     * The Redis server.
+     *
+     * @return its URL
+     */
+    public static synchronized String redisUrl() {
+        String url = System.getenv(REDIS_URL);
+        if (url != null && !url.isBlank()) {
+            return url;
+        }
+        requireDocker("Redis", REDIS_URL);
+        if (redisContainer == null) {
+            redisContainer = new GenericContainer<>("redis:7").withExposedPorts(6379);
+            redisContainer.start();
+        }
+        return "redis://" + redisContainer.getHost() + ":" + redisContainer.getMappedPort(6379);
+    }
+
+    /**
+     * The MySQL-compatible server.
+     *
+     * @return its URL, user and password
+     */
+    public static synchronized Jdbc jdbc() {
+        String url = System.getenv(JDBC_URL);
+        if (url != null && !url.isBlank()) {
+            return new Jdbc(url, System.getenv(JDBC_USER), System.getenv(JDBC_PASSWORD));
+        }
+        requireDocker("MySQL", JDBC_URL);
+        if (mysqlContainer == null) {
+            mysqlContainer = new MySQLContainer<>("mysql:8.4");
+            mysqlContainer.start();
+        }
+        return new Jdbc(mysqlContainer.getJdbcUrl(), mysqlContainer.getUsername(), mysqlContainer.getPassword());
+    }
+
+    private static void requireDocker(String server, String variable) {
+        boolean docker;
+        try {
+            docker = DockerClientFactory.instance().isDockerAvailable();
+        } catch (RuntimeException | LinkageError ex) {
+            docker = false;
+        }
+        if (!docker) {
+            throw new IllegalStateException("No " + server + " server for the tests: set " + variable
+                    + " (scripts/test.sh starts one) or provide Docker for Testcontainers. Tests do not skip.");
+        }
+    }
+
+    /**
+     * Connection settings of the MySQL-compatible server.
+     *
+     * @param url the JDBC URL
+     * @param user the user
+     * @param password the password
+     */
+    public record Jdbc(String url, String user, String password) {
+    }
+}

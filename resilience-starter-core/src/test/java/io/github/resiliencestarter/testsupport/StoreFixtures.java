@@ -1,0 +1,93 @@
+package io.github.resiliencestarter.testsupport;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyStore;
+import io.github.resiliencestarter.idempotent.redis.RedisIdempotencyStore;
+import java.net.URI;
+import java.time.Clock;
+import javax.sql.DataSource;
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
+
+/** Builds stores on the real servers of {@link RealServers}, shared across the test JVM. */
+public final class StoreFixtures {
+
+    private static LettuceConnectionFactory redisFactory;
+
+    private static HikariDataSource mysql;
+
+    private StoreFixtures() {
+    }
+
+    /**
+     * A Lettuce connection factory on the real Redis.
+     *
+     * @return the factory
+     */
+    public static synchronized LettuceConnectionFactory redisConnectionFactory() {
+        if (redisFactory == null) {
+            URI uri = URI.create(RealServers.redisUrl());
+            LettuceConnectionFactory factory = new LettuceConnectionFactory(
+                    new RedisStandaloneConfiguration(uri.getHost(), uri.getPort()));
+            factory.afterPropertiesSet();
+            factory.start();
+            redisFactory = factory;
+        }
+        return redisFactory;
+    }
+
+    /**
+     * A template on the real Redis.
+     *
+     * @return the template
+     */
+    public static StringRedisTemplate redisTemplate() {
+        StringRedisTemplate template = new StringRedisTemplate(redisConnectionFactory());
+        template.afterPropertiesSet();
+        return template;
+    }
+
+    /**
+     * A Redis store on the real Redis.
+     *
+     * @return the store
+     */
+    public static RedisIdempotencyStore redisStore() {
+        return new RedisIdempotencyStore(redisTemplate());
+    }
+
+    /**
+     * A pooled DataSource on the real MySQL-compatible server, with the idempotency table created.
+     *
+     * @return the data source
+     */
+    public static synchronized DataSource mysqlDataSource() {
+        if (mysql == null) {
+            RealServers.Jdbc settings = RealServers.jdbc();
+            HikariDataSource dataSource = new HikariDataSource();
+            dataSource.setJdbcUrl(settings.url());
+            dataSource.setUsername(settings.user());
+            dataSource.setPassword(settings.password());
+            dataSource.setMaximumPoolSize(40);
+            new ResourceDatabasePopulator(new ClassPathResource(
+                    "io/github/resiliencestarter/idempotent/jdbc/schema-mysql.sql")).execute(dataSource);
+            mysql = dataSource;
+        }
+        return mysql;
+    }
+
+    /**
+     * A JDBC store on the real MySQL-compatible server.
+     *
+     * @return the store
+     */
+    public static JdbcIdempotencyStore mysqlStore() {
+        DataSource dataSource = mysqlDataSource();
+        return new JdbcIdempotencyStore(dataSource, new DataSourceTransactionManager(dataSource),
+                JdbcIdempotencyStore.DEFAULT_TABLE, Clock.systemUTC());
+    }
+}

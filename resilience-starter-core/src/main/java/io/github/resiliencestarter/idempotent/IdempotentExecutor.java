@@ -7,6 +7,7 @@ import io.github.resiliencestarter.context.TraceIds;
 import io.github.resiliencestarter.context.TraceScope;
 import io.github.resiliencestarter.core.CheckedCallable;
 import io.github.resiliencestarter.idempotent.internal.Heartbeat;
+import io.github.resiliencestarter.idempotent.internal.PendingCompletion;
 import io.github.resiliencestarter.idempotent.internal.StoredResponse;
 import io.github.resiliencestarter.idempotent.support.Fastjson2ResponseCodec;
 import java.time.Duration;
@@ -134,8 +135,10 @@ public final class IdempotentExecutor {
     private <T> Execution<T> executeOwned(IdempotentCall call, CheckedCallable<T> work, String owner, long lease,
             TraceContext context) throws Throwable {
         T value;
+        PendingCompletion pending = new PendingCompletion(call.storedKey(), owner, call.config().ttl().toMillis());
         try (Heartbeat heartbeat = Heartbeat.start(heartbeats, store, call.storedKey(), owner, lease);
-                TraceScope scope = TraceContextHolder.open(context.withIdempotencyKey(call.storedKey()))) {
+                TraceScope scope = TraceContextHolder.open(context.withIdempotencyKey(call.storedKey()));
+                AutoCloseable bound = PendingCompletion.bind(pending)) {
             value = work.call();
         } catch (Throwable failure) {
             settleFailure(call, owner, failure);

@@ -43,6 +43,8 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 
     private final JdbcTemplate jdbc;
 
+    private final DataSource dataSource;
+
     private final TransactionTemplate ownTransaction;
 
     private final Clock clock;
@@ -66,6 +68,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
             throw new IllegalArgumentException("invalid table name: " + table);
         }
         this.jdbc = new JdbcTemplate(dataSource);
+        this.dataSource = dataSource;
         this.table = table;
         this.clock = clock;
         if (transactionManager != null) {
@@ -170,6 +173,15 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
             return jdbc.update("DELETE FROM " + table + " WHERE id IN (" + marks + ") AND expire_time <= ?",
                     append(ids, clock.millis()));
         }));
+    }
+
+    /**
+     * The database this store writes to.
+     *
+     * @return the data source
+     */
+    public DataSource dataSource() {
+        return dataSource;
     }
 
     /**

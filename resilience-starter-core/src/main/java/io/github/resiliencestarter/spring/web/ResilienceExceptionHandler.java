@@ -1,7 +1,6 @@
 package io.github.resiliencestarter.spring.web;
 
 import io.github.resiliencestarter.core.ResilienceException;
-import io.github.resiliencestarter.timeout.TimeoutRejectedException;
 import java.net.URI;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
@@ -43,8 +42,9 @@ public class ResilienceExceptionHandler {
             problem.setInstance(URI.create(servlet.getRequest().getRequestURI()));
         }
         ResponseEntity.BodyBuilder response = ResponseEntity.status(problem.getStatus());
-        if (error instanceof TimeoutRejectedException) {
-            response.header(HttpHeaders.RETRY_AFTER, String.valueOf(ResilienceProblems.SATURATED_RETRY_AFTER_SECONDS));
+        Long retryAfter = ResilienceProblems.retryAfterSeconds(error);
+        if (retryAfter != null) {
+            response.header(HttpHeaders.RETRY_AFTER, retryAfter.toString());
         }
         return response.body(problem);
     }

@@ -1,6 +1,11 @@
 package io.github.resiliencestarter.spring.web;
 
 import io.github.resiliencestarter.context.TraceContextHolder;
+import io.github.resiliencestarter.idempotent.IdempotencyException;
+import io.github.resiliencestarter.idempotent.IdempotencyInProgressException;
+import io.github.resiliencestarter.idempotent.IdempotencyKeyException;
+import io.github.resiliencestarter.idempotent.IdempotencyKeyReusedException;
+import io.github.resiliencestarter.idempotent.IdempotencyStoreException;
 import io.github.resiliencestarter.timeout.DeadlineExceededException;
 import io.github.resiliencestarter.timeout.ResilienceTimeoutException;
 import io.github.resiliencestarter.timeout.TimeoutRejectedException;
@@ -20,7 +25,7 @@ public final class ResilienceProblems {
     /** Problem property carrying the trace id. */
     public static final String TRACE_ID_PROPERTY = "traceId";
 
-    /** Seconds a client should wait before retrying a rejected (saturated) call. */
+    /** Seconds a client should wait before retrying a call refused for lack of capacity or store. */
     public static final int SATURATED_RETRY_AFTER_SECONDS = 1;
 
     private ResilienceProblems() {
@@ -53,6 +58,43 @@ public final class ResilienceProblems {
         if (error instanceof TimeoutRejectedException) {
             return problem(HttpStatus.SERVICE_UNAVAILABLE, "timeout-executor-saturated", "Too busy",
                     error.getMessage());
+        }
+        if (error instanceof IdempotencyKeyException) {
+            return problem(HttpStatus.BAD_REQUEST, "idempotency-key-invalid", "Invalid idempotency key",
+                    error.getMessage());
+        }
+        if (error instanceof IdempotencyInProgressException) {
+            return problem(HttpStatus.CONFLICT, "idempotency-in-progress", "Request already in progress",
+                    error.getMessage());
+        }
+        if (error instanceof IdempotencyKeyReusedException) {
+            return problem(HttpStatus.UNPROCESSABLE_ENTITY, "idempotency-key-reused",
+                    "Idempotency key reused with another payload", error.getMessage());
+        }
+        if (error instanceof IdempotencyStoreException) {
+            // the store's own message may name hosts; keep it in the log, not in the answer
+            return problem(HttpStatus.SERVICE_UNAVAILABLE, "idempotency-store-unavailable",
+                    "Idempotency store unavailable", "The request was not executed; try again later");
+        }
+        if (error instanceof IdempotencyException) {
+            return problem(HttpStatus.CONFLICT, "idempotent-response-unavailable",
+                    "First response cannot be replayed", error.getMessage());
+        }
+        return null;
+    }
+
+    /**
+     * The {@code Retry-After} seconds that go with the problem for {@code error}, or {@code null}.
+     *
+     * @param error the error
+     * @return seconds, or {@code null} when the client should not simply retry
+     */
+    public static Long retryAfterSeconds(Throwable error) {
+        if (error instanceof IdempotencyInProgressException inProgress) {
+            return inProgress.retryAfterSeconds();
+        }
+        if (error instanceof TimeoutRejectedException || error instanceof IdempotencyStoreException) {
+            return (long) SATURATED_RETRY_AFTER_SECONDS;
         }
         return null;
     }

@@ -1,0 +1,190 @@
+package io.github.resiliencestarter.autoconfigure.idempotent;
+
+import io.github.resiliencestarter.annotation.Idempotent;
+import io.github.resiliencestarter.autoconfigure.ConditionalOnResilienceEnabled;
+import io.github.resiliencestarter.autoconfigure.ResilienceAutoConfiguration;
+import io.github.resiliencestarter.autoconfigure.retry.RetryAutoConfiguration;
+import io.github.resiliencestarter.idempotent.IdempotencyConfig;
+import io.github.resiliencestarter.idempotent.IdempotencyObserver;
+import io.github.resiliencestarter.idempotent.IdempotencyStore;
+import io.github.resiliencestarter.idempotent.IdempotentExecutor;
+import io.github.resiliencestarter.idempotent.ResponseCodec;
+import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyPurger;
+import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyStore;
+import io.github.resiliencestarter.idempotent.jdbc.JdbcTransactionalCompletionRegistrar;
+import io.github.resiliencestarter.idempotent.support.Fastjson2ResponseCodec;
+import io.github.resiliencestarter.spring.aop.IdempotentInterceptor;
+import io.github.resiliencestarter.spring.aop.IdempotentOperationSource;
+import io.github.resiliencestarter.spring.aop.ResilienceAdvisorOrder;
+import io.github.resiliencestarter.spring.aop.ResilienceAnnotationAdvisor;
+import io.github.resiliencestarter.spring.idempotent.IdempotencyScopeResolver;
+import io.github.resiliencestarter.spring.idempotent.PrincipalScopeResolver;
+import io.github.resiliencestarter.spring.idempotent.ResponseEntityCodec;
+import java.time.Clock;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.ConfigurableBeanFactory;
+import org.springframework.beans.factory.config.EmbeddedValueResolver;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration;
+import org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration;
+import org.springframework.boot.autoconfigure.jdbc.DataSourceTransactionManagerAutoConfiguration;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Role;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Applies {@code @Idempotent}. The store is chosen once at start from
+ * {@code resilience.idempotent.store} ({@code auto}: Redis, else JDBC, else memory with a warning)
+ * and logged; any {@link IdempotencyStore} bean of the application replaces it.
+ */
+@AutoConfiguration(after = {ResilienceAutoConfiguration.class, RedisAutoConfiguration.class,
+    DataSourceAutoConfiguration.class, DataSourceTransactionManagerAutoConfiguration.class},
+        before = RetryAutoConfiguration.class)
+@ConditionalOnResilienceEnabled
+@ConditionalOnBooleanProperty(name = "resilience.idempotent.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(IdempotencyProperties.class)
+public class IdempotencyAutoConfiguration {
+
+    private static final boolean WEB = ClassUtils.isPresent("org.springframework.http.ResponseEntity",
+            IdempotencyAutoConfiguration.class.getClassLoader());
+
+    /**
+     * The store, chosen from the configuration and what the application has.
+     *
+     * @param properties the bound properties
+     * @param beanFactory where Redis and JDBC beans are looked up
+     * @return the store
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public IdempotencyStore idempotencyStore(IdempotencyProperties properties, BeanFactory beanFactory) {
+        return IdempotencyStoreSelector.select(properties, beanFactory);
+    }
+
+    /**
+     * Encodes results for replay; {@code ResponseEntity} keeps its status and headers.
+     *
+     * @return the codec
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public ResponseCodec idempotencyResponseCodec() {
+        Fastjson2ResponseCodec json = new Fastjson2ResponseCodec();
+        return WEB ? new ResponseEntityCodec(json) : json;
+    }
+
+    /**
+     * Scopes keys by the authenticated principal.
+     *
+     * @return the resolver
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public IdempotencyScopeResolver idempotencyScopeResolver() {
+        return new PrincipalScopeResolver();
+    }
+
+    /**
+     * Runs idempotent calls on the store.
+     *
+     * @param store the store
+     * @param codec the codec
+     * @param observer hears outcomes, when one is defined
+     * @return the executor
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public IdempotentExecutor idempotentExecutor(IdempotencyStore store, ResponseCodec codec,
+            ObjectProvider<IdempotencyObserver> observer) {
+        return IdempotentExecutor.builder(store).codec(codec)
+                .observer(observer.getIfAvailable(() -> IdempotencyObserver.NOOP)).build();
+    }
+
+    /**
+     * Resolves {@code @Idempotent} per method.
+     *
+     * @param properties the bound properties
+     * @param executor the executor, looked up lazily
+     * @param beanFactory resolves placeholders in annotation values
+     * @return the source
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    public IdempotentOperationSource idempotentOperationSource(IdempotencyProperties properties,
+            ObjectProvider<IdempotentExecutor> executor, ConfigurableBeanFactory beanFactory) {
+        IdempotencyConfig config = properties.toConfig();
+        return new IdempotentOperationSource(config, executor::getObject, new EmbeddedValueResolver(beanFactory));
+    }
+
+    /**
+     * The advisor that applies {@code @Idempotent}, inside {@code @Timeout} and outside {@code @Retry}.
+     *
+     * @param source the per-method settings
+     * @param scopes the caller's scope
+     * @param properties the bound properties
+     * @return the advisor
+     */
+    @Bean
+    @ConditionalOnMissingBean(name = "idempotentAdvisor")
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    public ResilienceAnnotationAdvisor idempotentAdvisor(IdempotentOperationSource source,
+            IdempotencyScopeResolver scopes, IdempotencyProperties properties) {
+        return new ResilienceAnnotationAdvisor(Idempotent.class,
+                new IdempotentInterceptor(source, scopes, properties.getKeyHeader()), ResilienceAdvisorOrder.IDEMPOTENT);
+    }
+
+    /**
+     * Tells the retry safety gate that {@code @Idempotent} methods are safe to retry.
+     *
+     * @return the marker
+     */
+    @Bean
+    public RetryAutoConfiguration.IdempotencyMarker idempotentRetryMarker() {
+        return () -> Idempotent.class;
+    }
+
+    /** The JDBC store's companions: in-transaction completion and the purge job. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.jdbc.datasource.DataSourceTransactionManager")
+    static class JdbcCompanions {
+
+        /**
+         * Records completions inside the business transaction of the store's DataSource.
+         *
+         * @param stores the store, looked up lazily
+         * @return the registrar
+         */
+        @Bean
+        @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+        static JdbcTransactionalCompletionRegistrar jdbcTransactionalCompletionRegistrar(
+                ObjectProvider<IdempotencyStore> stores) {
+            return new JdbcTransactionalCompletionRegistrar(stores, Clock.systemUTC());
+        }
+
+        /**
+         * Purges expired rows when the store is the JDBC store.
+         *
+         * @param store the store
+         * @param properties the bound properties
+         * @return the purger, or {@code null} when the store is not JDBC or the purge is off
+         */
+        @Bean
+        @ConditionalOnMissingBean
+        JdbcIdempotencyPurger jdbcIdempotencyPurger(IdempotencyStore store, IdempotencyProperties properties) {
+            IdempotencyProperties.Jdbc jdbc = properties.getJdbc();
+            if (!(store instanceof JdbcIdempotencyStore jdbcStore) || jdbc.getPurgeInterval().isZero()
+                    || jdbc.getPurgeInterval().isNegative()) {
+                return null;
+            }
+            return new JdbcIdempotencyPurger(jdbcStore, jdbc.getPurgeInterval(), jdbc.getPurgeBatchSize());
+        }
+    }
+}

@@ -1,0 +1,222 @@
+package io.github.resiliencestarter.autoconfigure.idempotent;
+
+import io.github.resiliencestarter.idempotent.IdempotencyConfig;
+import io.github.resiliencestarter.idempotent.InProgressStrategy;
+import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyStore;
+import io.github.resiliencestarter.spring.idempotent.RequestHeaders;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.sql.init.DatabaseInitializationMode;
+
+/** {@code @Idempotent} settings ({@code resilience.idempotent.*}). */
+@ConfigurationProperties("resilience.idempotent")
+public class IdempotencyProperties {
+
+    /** Which store holds the records. */
+    public enum StoreType {
+
+        /** Redis when a RedisConnectionFactory exists, else JDBC when a DataSource exists, else memory. */
+        AUTO,
+
+        /** Redis through Spring Data Redis. */
+        REDIS,
+
+        /** A table on the application's DataSource. */
+        JDBC,
+
+        /** This JVM's memory: one node only, lost on restart. */
+        MEMORY
+    }
+
+    /** Whether @Idempotent is applied. */
+    private boolean enabled = true;
+
+    /** Which store holds the records: AUTO, REDIS, JDBC or MEMORY. */
+    private StoreType store = StoreType.AUTO;
+
+    /** How long a completed record is kept; longer than the longest window in which clients retry. */
+    private Duration ttl = IdempotencyConfig.DEFAULT_TTL;
+
+    /** How long a claim holds without a deadline; heartbeats extend it while the call runs. */
+    private Duration lease = IdempotencyConfig.DEFAULT_LEASE;
+
+    /** Added to the remaining deadline when the lease is sized to it. */
+    private Duration leaseMargin = IdempotencyConfig.DEFAULT_LEASE_MARGIN;
+
+    /** What a duplicate does while the first call runs: WAIT or REJECT. */
+    private InProgressStrategy onInProgress = InProgressStrategy.WAIT;
+
+    /** How long a duplicate waits for the first call at most (also bounded by its deadline). */
+    private Duration waitTimeout = IdempotencyConfig.DEFAULT_WAIT_TIMEOUT;
+
+    /** Whether to run the method without idempotency when the store is down (default: refuse with 503). */
+    private boolean failOpen;
+
+    /** Largest encoded response kept for replay; larger ones complete but cannot be replayed. */
+    private int maxResponseBytes = IdempotencyConfig.DEFAULT_MAX_RESPONSE_BYTES;
+
+    /** Namespace of stored keys. */
+    private String keyPrefix = IdempotencyConfig.DEFAULT_KEY_PREFIX;
+
+    /** Request header carrying the key when @Idempotent sets no key expression. */
+    private String keyHeader = RequestHeaders.IDEMPOTENCY_KEY;
+
+    private final Jdbc jdbc = new Jdbc();
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public StoreType getStore() {
+        return store;
+    }
+
+    public void setStore(StoreType store) {
+        this.store = store;
+    }
+
+    public Duration getTtl() {
+        return ttl;
+    }
+
+    public void setTtl(Duration ttl) {
+        this.ttl = ttl;
+    }
+
+    public Duration getLease() {
+        return lease;
+    }
+
+    public void setLease(Duration lease) {
+        this.lease = lease;
+    }
+
+    public Duration getLeaseMargin() {
+        return leaseMargin;
+    }
+
+    public void setLeaseMargin(Duration leaseMargin) {
+        this.leaseMargin = leaseMargin;
+    }
+
+    public InProgressStrategy getOnInProgress() {
+        return onInProgress;
+    }
+
+    public void setOnInProgress(InProgressStrategy onInProgress) {
+        this.onInProgress = onInProgress;
+    }
+
+    public Duration getWaitTimeout() {
+        return waitTimeout;
+    }
+
+    public void setWaitTimeout(Duration waitTimeout) {
+        this.waitTimeout = waitTimeout;
+    }
+
+    public boolean isFailOpen() {
+        return failOpen;
+    }
+
+    public void setFailOpen(boolean failOpen) {
+        this.failOpen = failOpen;
+    }
+
+    public int getMaxResponseBytes() {
+        return maxResponseBytes;
+    }
+
+    public void setMaxResponseBytes(int maxResponseBytes) {
+        this.maxResponseBytes = maxResponseBytes;
+    }
+
+    public String getKeyPrefix() {
+        return keyPrefix;
+    }
+
+    public void setKeyPrefix(String keyPrefix) {
+        this.keyPrefix = keyPrefix;
+    }
+
+    public String getKeyHeader() {
+        return keyHeader;
+    }
+
+    public void setKeyHeader(String keyHeader) {
+        this.keyHeader = keyHeader;
+    }
+
+    public Jdbc getJdbc() {
+        return jdbc;
+    }
+
+    /**
+     * The engine settings these properties describe.
+     *
+     * @return the settings
+     */
+    public IdempotencyConfig toConfig() {
+        return IdempotencyConfig.custom().ttl(ttl).lease(lease).leaseMargin(leaseMargin).onInProgress(onInProgress)
+                .waitTimeout(waitTimeout).failOpen(failOpen).maxResponseBytes(maxResponseBytes).keyPrefix(keyPrefix)
+                .build();
+    }
+
+    /** The JDBC store. */
+    public static class Jdbc {
+
+        /** Default pause between purge runs. */
+        public static final Duration DEFAULT_PURGE_INTERVAL = Duration.ofMinutes(1);
+
+        /** Default rows deleted per purge statement. */
+        public static final int DEFAULT_PURGE_BATCH_SIZE = 1000;
+
+        /** Table holding the records. */
+        private String table = JdbcIdempotencyStore.DEFAULT_TABLE;
+
+        /** When to create the table: EMBEDDED databases only, ALWAYS, or NEVER. */
+        private DatabaseInitializationMode initializeSchema = DatabaseInitializationMode.EMBEDDED;
+
+        /** Pause between purges of expired rows; zero or negative disables the purge job. */
+        private Duration purgeInterval = DEFAULT_PURGE_INTERVAL;
+
+        /** Rows deleted per purge statement; a run repeats until fewer are found. */
+        private int purgeBatchSize = DEFAULT_PURGE_BATCH_SIZE;
+
+        public String getTable() {
+            return table;
+        }
+
+        public void setTable(String table) {
+            this.table = table;
+        }
+
+        public DatabaseInitializationMode getInitializeSchema() {
+            return initializeSchema;
+        }
+
+        public void setInitializeSchema(DatabaseInitializationMode initializeSchema) {
+            this.initializeSchema = initializeSchema;
+        }
+
+        public Duration getPurgeInterval() {
+            return purgeInterval;
+        }
+
+        public void setPurgeInterval(Duration purgeInterval) {
+            this.purgeInterval = purgeInterval;
+        }
+
+        public int getPurgeBatchSize() {
+            return purgeBatchSize;
+        }
+
+        public void setPurgeBatchSize(int purgeBatchSize) {
+            this.purgeBatchSize = purgeBatchSize;
+        }
+    }
+}

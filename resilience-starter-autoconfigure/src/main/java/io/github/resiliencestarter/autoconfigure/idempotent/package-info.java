@@ -1,0 +1,5 @@
+/**
+ * Auto-configuration of {@code @Idempotent}: the store (Redis, JDBC or memory, chosen at start),
+ * the codec, the executor, the advisor, the JDBC purge job and the in-transaction completion.
+ */
+package io.github.resiliencestarter.autoconfigure.idempotent;

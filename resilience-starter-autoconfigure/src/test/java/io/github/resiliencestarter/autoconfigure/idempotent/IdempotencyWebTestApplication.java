@@ -1,0 +1,107 @@
+package io.github.resiliencestarter.autoconfigure.idempotent;
+
+import io.github.resiliencestarter.annotation.Idempotent;
+import io.github.resiliencestarter.idempotent.InProgressStrategy;
+import jakarta.servlet.Filter;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import java.math.BigDecimal;
+import java.security.Principal;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+
+/** A web application with idempotent endpoints, run against each real store. */
+@SpringBootConfiguration
+@EnableAutoConfiguration
+public class IdempotencyWebTestApplication {
+
+    /** Test header naming the authenticated user; a stand-in for an authentication filter. */
+    static final String USER_HEADER = "X-Test-User";
+
+    /** Business executions, by endpoint. */
+    static final Map<String, AtomicInteger> EXECUTIONS = new java.util.concurrent.ConcurrentHashMap<>();
+
+    static int executions(String endpoint) {
+        return EXECUTIONS.computeIfAbsent(endpoint, e -> new AtomicInteger()).get();
+    }
+
+    static int execute(String endpoint) {
+        return EXECUTIONS.computeIfAbsent(endpoint, e -> new AtomicInteger()).incrementAndGet();
+    }
+
+    @Bean
+    FilterRegistrationBean<Filter> testAuthentication() {
+        Filter filter = (request, response, chain) -> {
+            String user = ((HttpServletRequest) request).getHeader(USER_HEADER);
+            if (user == null) {
+                chain.doFilter(request, response);
+                return;
+            }
+            Principal principal = () -> user;
+            chain.doFilter(new HttpServletRequestWrapper((HttpServletRequest) request) {
+                @Override
+                public Principal getUserPrincipal() {
+                    return principal;
+                }
+            }, response);
+        };
+        return new FilterRegistrationBean<>(filter);
+    }
+
+    /** An order request. */
+    public record OrderRequest(String orderNo, long userId, BigDecimal amount) {
+    }
+
+    /** An order result. */
+    public record OrderResult(String orderNo, String status, BigDecimal amount, int execution) {
+    }
+
+    @RestController
+    static class Endpoints {
+
+        @PostMapping("/i/orders")
+        @Idempotent(key = "#request.orderNo", name = "ORDER_CREATE", ttl = "30d")
+        public OrderResult create(@RequestBody OrderRequest request) {
+            int n = execute("orders");
+            return new OrderResult(request.orderNo(), "CREATED", request.amount(), n);
+        }
+
+        @PostMapping("/i/header")
+        @Idempotent
+        public Map<String, Object> byHeader(@RequestBody Map<String, Object> body, Principal principal) {
+            int n = execute("header");
+            return Map.of("execution", n, "user", principal == null ? "anonymous" : principal.getName());
+        }
+
+        @PostMapping("/i/slow")
+        @Idempotent(onInProgress = InProgressStrategy.REJECT)
+        public Map<String, Object> slow(@RequestBody Map<String, Object> body) throws InterruptedException {
+            int n = execute("slow");
+            Thread.sleep(1_000);
+            return Map.of("execution", n);
+        }
+
+        @PostMapping("/i/entity")
+        @Idempotent(key = "#request.orderNo")
+        public ResponseEntity<OrderResult> entity(@RequestBody OrderRequest request) {
+            int n = execute("entity");
+            return ResponseEntity.status(201).header("Location", "/orders/" + request.orderNo())
+                    .body(new OrderResult(request.orderNo(), "CREATED", request.amount(), n));
+        }
+
+        @PostMapping("/i/null-key")
+        @Idempotent(key = "#request.orderNo")
+        public String nullKey(@RequestBody OrderRequest request) {
+            execute("null-key");
+            return "never";
+        }
+    }
+}

@@ -1,0 +1,159 @@
+package io.github.resiliencestarter.autoconfigure.idempotent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.resiliencestarter.context.TraceIds;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+/** {@code @Idempotent} over real HTTP; subclasses choose the real store. */
+abstract class IdempotentWebContract {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    private final String run = TraceIds.generate().substring(0, 10);
+
+    @LocalServerPort
+    private int port;
+
+    private HttpResponse<String> post(String path, String body, String... headers) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
+        for (int i = 0; i < headers.length; i += 2) {
+            request.header(headers[i], headers[i + 1]);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private String order(String orderNo, String amount) {
+        return "{\"orderNo\":\"" + orderNo + "\",\"userId\":7,\"amount\":" + amount + "}";
+    }
+
+    @Test
+    void IP5_aDuplicateGetsTheFirstResponseMarkedAsReplayed() throws Exception {
+        String orderNo = "A-" + run;
+        HttpResponse<String> first = post("/i/orders", order(orderNo, "12.50"));
+        HttpResponse<String> second = post("/i/orders", order(orderNo, "12.50"));
+
+        assertThat(first.statusCode()).isEqualTo(200);
+        assertThat(first.headers().firstValue("Idempotent-Replayed")).isEmpty();
+        assertThat(second.statusCode()).isEqualTo(200);
+        assertThat(second.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+        assertThat(JSON.readTree(second.body())).isEqualTo(JSON.readTree(first.body()));
+    }
+
+    @Test
+    void I1_theSameKeyOnAnotherOperationIsAnotherRecord() throws Exception {
+        String key = "shared-" + run;
+        JsonNode viaHeader = JSON.readTree(post("/i/header", "{}", "Idempotency-Key", key).body());
+        HttpResponse<String> order = post("/i/orders", order(key, "1"));
+        assertThat(order.statusCode()).isEqualTo(200);
+        assertThat(order.headers().firstValue("Idempotent-Replayed")).isEmpty();
+        assertThat(viaHeader.get("execution").asInt()).isPositive();
+    }
+
+    @Test
+    void theSameKeyWithAnotherPayloadIs422AndNotExecuted() throws Exception {
+        String orderNo = "B-" + run;
+        post("/i/orders", order(orderNo, "10"));
+        int before = IdempotencyWebTestApplication.executions("orders");
+        HttpResponse<String> reused = post("/i/orders", order(orderNo, "99"));
+
+        assertThat(reused.statusCode()).isEqualTo(422);
+        JsonNode problem = JSON.readTree(reused.body());
+        assertThat(problem.get("type").asText()).endsWith("idempotency-key-reused");
+        assertThat(problem.get("traceId").asText()).isNotBlank();
+        assertThat(IdempotencyWebTestApplication.executions("orders")).isEqualTo(before);
+    }
+
+    @Test
+    void keyValidationAnswers400WithoutExecuting() throws Exception {
+        int before = IdempotencyWebTestApplication.executions("header");
+        List<HttpResponse<String>> responses = new ArrayList<>();
+        responses.add(post("/i/header", "{}"));
+        responses.add(post("/i/header", "{}", "Idempotency-Key", "   "));
+        responses.add(post("/i/header", "{}", "Idempotency-Key", "k".repeat(256)));
+        responses.add(post("/i/header", "{}", "Idempotency-Key", "a\tb"));
+        responses.add(post("/i/null-key", "{\"userId\":1,\"amount\":1}"));
+        for (HttpResponse<String> response : responses) {
+            assertThat(response.statusCode()).as(response.body()).isEqualTo(400);
+            assertThat(JSON.readTree(response.body()).get("type").asText()).endsWith("idempotency-key-invalid");
+        }
+        assertThat(IdempotencyWebTestApplication.executions("header")).isEqualTo(before);
+        assertThat(IdempotencyWebTestApplication.executions("null-key")).isZero();
+    }
+
+    @Test
+    void nonAsciiAndLongKeysWorkWithoutColliding() throws Exception {
+        // HTTP headers are ASCII, so the non-ASCII keys travel in the body (key = #request.orderNo)
+        String a = "订单-" + run + "-" + "é".repeat(200);
+        String b = "订单-" + run + "-" + "é".repeat(199) + "e";
+        JsonNode first = JSON.readTree(post("/i/orders", order(a, "1")).body());
+        JsonNode second = JSON.readTree(post("/i/orders", order(b, "1")).body());
+        HttpResponse<String> replay = post("/i/orders", order(a, "1"));
+
+        assertThat(first.get("orderNo").asText()).isEqualTo(a);
+        assertThat(second.get("orderNo").asText()).isEqualTo(b);
+        assertThat(first.get("execution")).isNotEqualTo(second.get("execution"));
+        assertThat(replay.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+        assertThat(JSON.readTree(replay.body())).isEqualTo(first);
+    }
+
+    @Test
+    void oneUserCannotReplayAnotherUsersResponseWithTheSameKey() throws Exception {
+        String key = "pay-" + run;
+        JsonNode alice = JSON.readTree(post("/i/header", "{}", "Idempotency-Key", key, "X-Test-User", "alice").body());
+        HttpResponse<String> bob = post("/i/header", "{}", "Idempotency-Key", key, "X-Test-User", "bob");
+
+        assertThat(alice.get("user").asText()).isEqualTo("alice");
+        assertThat(bob.headers().firstValue("Idempotent-Replayed")).isEmpty();
+        assertThat(JSON.readTree(bob.body()).get("user").asText()).isEqualTo("bob");
+        HttpResponse<String> aliceAgain = post("/i/header", "{}", "Idempotency-Key", key, "X-Test-User", "alice");
+        assertThat(JSON.readTree(aliceAgain.body())).isEqualTo(alice);
+    }
+
+    @Test
+    void aDuplicateOfARunningCallIsRejectedWith409AndRetryAfter() throws Exception {
+        String key = "slow-" + run;
+        CompletableFuture<HttpResponse<String>> first = CompletableFuture.supplyAsync(() -> {
+            try {
+                return post("/i/slow", "{}", "Idempotency-Key", key);
+            } catch (Exception ex) {
+                throw new IllegalStateException(ex);
+            }
+        });
+        Thread.sleep(300);
+        HttpResponse<String> duplicate = post("/i/slow", "{}", "Idempotency-Key", key);
+
+        assertThat(duplicate.statusCode()).isEqualTo(409);
+        assertThat(duplicate.headers().firstValue("Retry-After")).isPresent();
+        assertThat(first.get().statusCode()).isEqualTo(200);
+        HttpResponse<String> after = post("/i/slow", "{}", "Idempotency-Key", key);
+        assertThat(after.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+        assertThat(JSON.readTree(after.body())).isEqualTo(JSON.readTree(first.get().body()));
+    }
+
+    @Test
+    void aResponseEntityReplaysWithItsStatusHeadersAndBody() throws Exception {
+        String orderNo = "E-" + run;
+        HttpResponse<String> first = post("/i/entity", order(orderNo, "5"));
+        HttpResponse<String> replay = post("/i/entity", order(orderNo, "5"));
+
+        assertThat(first.statusCode()).isEqualTo(201);
+        assertThat(replay.statusCode()).isEqualTo(201);
+        assertThat(replay.headers().firstValue("Location")).hasValue("/orders/" + orderNo);
+        assertThat(replay.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+        assertThat(JSON.readTree(replay.body())).isEqualTo(JSON.readTree(first.body()));
+    }
+}

@@ -1,0 +1,33 @@
+package io.github.resiliencestarter.autoconfigure.idempotent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.resiliencestarter.idempotent.IdempotencyStore;
+import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyStore;
+import io.github.resiliencestarter.testsupport.RealServers;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/** {@code @Idempotent} over HTTP on a real MySQL-compatible server. */
+@SpringBootTest(classes = IdempotencyWebTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {"resilience.idempotent.store=jdbc", "resilience.idempotent.jdbc.initialize-schema=always"})
+class JdbcIdempotentWebTest extends IdempotentWebContract {
+
+    @DynamicPropertySource
+    static void database(DynamicPropertyRegistry registry) {
+        registry.add("spring.datasource.url", () -> RealServers.jdbc().url());
+        registry.add("spring.datasource.username", () -> RealServers.jdbc().user());
+        registry.add("spring.datasource.password", () -> RealServers.jdbc().password());
+    }
+
+    @Autowired
+    private IdempotencyStore store;
+
+    @Test
+    void theJdbcStoreIsInUse() {
+        assertThat(store).isInstanceOf(JdbcIdempotencyStore.class);
+    }
+}

@@ -1,0 +1,30 @@
+package io.github.resiliencestarter.autoconfigure.idempotent;
+
+import io.github.resiliencestarter.idempotent.IdempotencyStore;
+import io.github.resiliencestarter.idempotent.redis.RedisIdempotencyStore;
+import io.github.resiliencestarter.testsupport.RealServers;
+import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/** {@code @Idempotent} over HTTP on a real Redis. */
+@SpringBootTest(classes = IdempotencyWebTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = "resilience.idempotent.store=redis")
+class RedisIdempotentWebTest extends IdempotentWebContract {
+
+    @DynamicPropertySource
+    static void redis(DynamicPropertyRegistry registry) {
+        registry.add("spring.data.redis.url", RealServers::redisUrl);
+    }
+
+    @Autowired
+    private IdempotencyStore store;
+
+    @Test
+    void theRedisStoreIsInUse() {
+        assertThat(store).isInstanceOf(RedisIdempotencyStore.class);
+    }
+}

@@ -1,0 +1,82 @@
+package io.github.resiliencestarter.annotation;
+
+import io.github.resiliencestarter.idempotent.InProgressStrategy;
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Inherited;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Runs a method at most once per idempotency key, across every node that shares the store, and
+ * answers duplicates with the first result.
+ *
+ * <pre>{@code
+ * @PostMapping("/order/create")
+ * @Idempotent(key = "#request.orderNo", name = "ORDER_CREATE", ttl = "30d")
+ * public Order create(@RequestBody OrderRequest request) { ... }
+ * }</pre>
+ *
+ * <p>The key comes from {@link #key()} (SpEL over the parameters), else from the
+ * {@code Idempotency-Key} request header, else the call is refused (400). The stored key adds the
+ * operation name and the caller's principal, so one user can never replay another's response.
+ * A key reused with a different payload is refused (422); a duplicate of a call still running
+ * waits for it or is refused (409). Unset attributes come from {@code resilience.idempotent.*}.
+ */
+@Target(ElementType.METHOD)
+@Retention(RetentionPolicy.RUNTIME)
+@Inherited
+@Documented
+public @interface Idempotent {
+
+    /** Value of {@link #fingerprint()} that switches the payload check off. */
+    String NO_FINGERPRINT = "none";
+
+    /**
+     * SpEL over the parameters giving the key ({@code "#request.orderNo"}, {@code "#p0"}). Empty:
+     * the {@code Idempotency-Key} header of the current request.
+     *
+     * @return the key expression
+     */
+    String key() default "";
+
+    /**
+     * The operation (business type) the key belongs to; keys of different names never meet.
+     * Empty: {@code SimpleClassName.method}.
+     *
+     * @return the name
+     */
+    String name() default "";
+
+    /**
+     * How long the completed record is kept ({@code "30d"}, {@code "PT24H"}); empty takes it from
+     * the configuration. Keep it longer than the longest window in which clients retry.
+     *
+     * @return the time to live
+     */
+    String ttl() default "";
+
+    /**
+     * SpEL over the parameters selecting what must be the same for a key to replay (default: all
+     * parameters except servlet, principal and binding objects), or {@link #NO_FINGERPRINT}.
+     *
+     * @return the fingerprint expression
+     */
+    String fingerprint() default "";
+
+    /**
+     * What a duplicate does while the first call is running.
+     *
+     * @return the strategy
+     */
+    InProgressStrategy onInProgress() default InProgressStrategy.DEFAULT;
+
+    /**
+     * Failure types stored and replayed (as a new instance of the same type) instead of releasing
+     * the key; each needs a public {@code (String message)} constructor.
+     *
+     * @return the cacheable failure types
+     */
+    Class<? extends Throwable>[] cacheExceptions() default {};
+}

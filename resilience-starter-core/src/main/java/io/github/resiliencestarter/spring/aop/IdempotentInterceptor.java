@@ -1,0 +1,98 @@
+package io.github.resiliencestarter.spring.aop;
+
+import io.github.resiliencestarter.idempotent.Execution;
+import io.github.resiliencestarter.idempotent.IdempotencyKeyException;
+import io.github.resiliencestarter.idempotent.IdempotencyKeys;
+import io.github.resiliencestarter.idempotent.IdempotentCall;
+import io.github.resiliencestarter.spring.idempotent.Fingerprints;
+import io.github.resiliencestarter.spring.idempotent.IdempotencyScopeResolver;
+import io.github.resiliencestarter.spring.idempotent.RequestHeaders;
+import java.lang.reflect.Method;
+import org.aopalliance.intercept.MethodInvocation;
+import org.springframework.context.expression.MethodBasedEvaluationContext;
+import org.springframework.core.DefaultParameterNameDiscoverer;
+import org.springframework.core.ParameterNameDiscoverer;
+import org.springframework.expression.EvaluationException;
+import org.springframework.expression.Expression;
+
+/**
+ * Applies {@code @Idempotent}: resolves the key (expression, else header), validates it, scopes it
+ * to the caller, fingerprints the payload and runs the call through the executor. A replay marks
+ * the response with {@code Idempotent-Replayed: true}.
+ */
+public class IdempotentInterceptor extends OperationInterceptor<IdempotentOperation> {
+
+    private static final ParameterNameDiscoverer NAMES = new DefaultParameterNameDiscoverer();
+
+    private final IdempotentOperationSource source;
+
+    private final IdempotencyScopeResolver scopes;
+
+    private final String keyHeader;
+
+    /**
+     * Creates the interceptor.
+     *
+     * @param source the per-method settings
+     * @param scopes names the caller's scope
+     * @param keyHeader the request header carrying the key when no expression is given
+     */
+    public IdempotentInterceptor(IdempotentOperationSource source, IdempotencyScopeResolver scopes,
+            String keyHeader) {
+        this.source = source;
+        this.scopes = scopes;
+        this.keyHeader = keyHeader;
+    }
+
+    @Override
+    protected IdempotentOperation operation(Method method, Class<?> targetClass) {
+        return source.get(method, targetClass);
+    }
+
+    @Override
+    protected Object invoke(IdempotentOperation operation, MethodInvocation invocation) throws Throwable {
+        Object[] args = invocation.getArguments();
+        String key = operation.key() != null ? evaluate(operation.key(), operation, args, "key")
+                : RequestHeaders.header(keyHeader);
+        if (key == null && operation.key() == null) {
+            throw new IdempotencyKeyException("The idempotency key is missing: send the " + keyHeader + " header");
+        }
+        IdempotencyKeys.validate(key);
+        String storedKey = IdempotencyKeys.storedKey(operation.config().keyPrefix(), operation.name(),
+                scopes.currentScope(), key);
+        String fingerprint = operation.fingerprintOff() ? ""
+                : operation.fingerprint() != null
+                        ? Fingerprints.of(operation.fingerprint().getValue(context(operation, args)))
+                        : Fingerprints.ofArguments(args, operation.fingerprintParameters());
+        Execution<Object> execution = operation.executor().execute(new IdempotentCall(operation.name(), storedKey,
+                fingerprint, operation.returnType(), operation.config()), invocation::proceed);
+        if (execution.replayed()) {
+            RequestHeaders.markReplayed();
+        }
+        return execution.value();
+    }
+
+    @Override
+    protected FallbackMethod fallback(IdempotentOperation operation) {
+        return null;
+    }
+
+    private static String evaluate(Expression expression, IdempotentOperation operation, Object[] args,
+            String what) {
+        Object value;
+        try {
+            value = expression.getValue(context(operation, args));
+        } catch (EvaluationException ex) {
+            throw new IdempotencyKeyException("The idempotency " + what + " expression could not be evaluated: "
+                    + ex.getMessage());
+        }
+        if (value == null) {
+            throw new IdempotencyKeyException("The idempotency " + what + " expression evaluated to null");
+        }
+        return value.toString();
+    }
+
+    private static MethodBasedEvaluationContext context(IdempotentOperation operation, Object[] args) {
+        return new MethodBasedEvaluationContext(null, operation.method(), args, NAMES);
+    }
+}

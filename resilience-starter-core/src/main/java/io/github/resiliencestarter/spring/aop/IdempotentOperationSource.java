@@ -1,0 +1,108 @@
+package io.github.resiliencestarter.spring.aop;
+
+import io.github.resiliencestarter.annotation.Idempotent;
+import io.github.resiliencestarter.idempotent.IdempotencyConfig;
+import io.github.resiliencestarter.idempotent.IdempotentExecutor;
+import io.github.resiliencestarter.idempotent.InProgressStrategy;
+import io.github.resiliencestarter.spring.idempotent.Fingerprints;
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Supplier;
+import org.springframework.expression.Expression;
+import org.springframework.expression.ParseException;
+import org.springframework.expression.spel.standard.SpelExpressionParser;
+import org.springframework.util.StringValueResolver;
+
+/**
+ * Resolves {@code @Idempotent} per method: parses the key and fingerprint expressions (a bad
+ * expression fails the start, naming the method), merges the settings and fixes the return type.
+ */
+public class IdempotentOperationSource implements AnnotatedMethodResolver {
+
+    private static final SpelExpressionParser PARSER = new SpelExpressionParser();
+
+    private final IdempotencyConfig defaults;
+
+    private final Supplier<IdempotentExecutor> executor;
+
+    private final StringValueResolver placeholders;
+
+    private final MethodOperationCache<IdempotentOperation> cache = new MethodOperationCache<>(this::build);
+
+    /**
+     * Creates the source.
+     *
+     * @param defaults the configured settings
+     * @param executor the executor on the configured store, looked up when the first method is
+     *     resolved, so creating the advisor does not create the store (and its DataSource and
+     *     transaction manager) before every post-processor is in place
+     * @param placeholders resolves {@code ${...}} in annotation values
+     */
+    public IdempotentOperationSource(IdempotencyConfig defaults, Supplier<IdempotentExecutor> executor,
+            StringValueResolver placeholders) {
+        this.defaults = defaults;
+        this.executor = executor;
+        this.placeholders = placeholders;
+    }
+
+    /**
+     * The resolved operation of {@code method}, or {@code null} when it has no {@code @Idempotent}.
+     *
+     * @param method the invoked method
+     * @param targetClass the bean's class
+     * @return the operation
+     */
+    public IdempotentOperation get(Method method, Class<?> targetClass) {
+        return cache.get(method, targetClass);
+    }
+
+    @Override
+    public Class<? extends Annotation> annotationType() {
+        return Idempotent.class;
+    }
+
+    @Override
+    public void resolve(Method method, Class<?> targetClass) {
+        get(method, targetClass);
+    }
+
+    private IdempotentOperation build(Method method, Class<?> targetClass) {
+        Idempotent annotation = AnnotatedMethods.find(method, targetClass, Idempotent.class);
+        if (annotation == null) {
+            return null;
+        }
+        String operation = AnnotatedMethods.operationName(method, targetClass);
+        String described = AnnotatedMethods.describe(method, targetClass);
+        String name = annotation.name().isEmpty() ? operation : annotation.name();
+        IdempotencyConfig.Builder config = IdempotencyConfig.from(defaults);
+        Duration ttl = AnnotationValues.duration(annotation.ttl(), placeholders, "@Idempotent(ttl)", operation, false);
+        if (ttl != null) {
+            config.ttl(ttl);
+        }
+        if (annotation.onInProgress() != InProgressStrategy.DEFAULT) {
+            config.onInProgress(annotation.onInProgress());
+        }
+        if (annotation.cacheExceptions().length > 0) {
+            config.cacheableExceptions(List.of(annotation.cacheExceptions()));
+        }
+        boolean fingerprintOff = Idempotent.NO_FINGERPRINT.equals(annotation.fingerprint());
+        Expression fingerprint = fingerprintOff ? null : parse(annotation.fingerprint(), "fingerprint", described);
+        return new IdempotentOperation(name, method, parse(annotation.key(), "key", described), fingerprint,
+                fingerprintOff, Fingerprints.includedParameters(method), method.getGenericReturnType(),
+                config.build(), executor.get());
+    }
+
+    private static Expression parse(String expression, String attribute, String described) {
+        if (expression.isEmpty()) {
+            return null;
+        }
+        try {
+            return PARSER.parseExpression(expression);
+        } catch (ParseException ex) {
+            throw new IllegalStateException("@Idempotent(" + attribute + " = \"" + expression + "\") on " + described
+                    + " is not a valid SpEL expression: " + ex.getMessage(), ex);
+        }
+    }
+}

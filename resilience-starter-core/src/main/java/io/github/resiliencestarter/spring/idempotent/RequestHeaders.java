@@ -1,0 +1,60 @@
+package io.github.resiliencestarter.spring.idempotent;
+
+import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.util.ClassUtils;
+import org.springframework.web.context.request.RequestAttributes;
+import org.springframework.web.context.request.RequestContextHolder;
+import org.springframework.web.context.request.ServletRequestAttributes;
+
+/** Reads the idempotency key header and marks replayed responses, when a servlet request is bound. */
+public final class RequestHeaders {
+
+    /** The request header carrying the client's key. */
+    public static final String IDEMPOTENCY_KEY = "Idempotency-Key";
+
+    /** The response header marking a replayed result. */
+    public static final String REPLAYED = "Idempotent-Replayed";
+
+    private static final boolean SERVLET = ClassUtils.isPresent(
+            "org.springframework.web.context.request.ServletRequestAttributes", RequestHeaders.class.getClassLoader())
+            && ClassUtils.isPresent("jakarta.servlet.http.HttpServletRequest", RequestHeaders.class.getClassLoader());
+
+    private RequestHeaders() {
+    }
+
+    /**
+     * A header of the current request.
+     *
+     * @param name the header name
+     * @return its value, or {@code null} when absent or outside a request
+     */
+    public static String header(String name) {
+        return SERVLET ? Servlet.header(name) : null;
+    }
+
+    /** Adds {@code Idempotent-Replayed: true} to the current response. */
+    public static void markReplayed() {
+        if (SERVLET) {
+            Servlet.markReplayed();
+        }
+    }
+
+    /** Kept apart so the servlet API is loaded only when present. */
+    private static final class Servlet {
+
+        static String header(String name) {
+            RequestAttributes attributes = RequestContextHolder.getRequestAttributes();
+            return attributes instanceof ServletRequestAttributes servlet ? servlet.getRequest().getHeader(name) : null;
+        }
+
+        static void markReplayed() {
+            RequestAttributes attributes = RequestContextHolder.getRequestAttributes();
+            if (attributes instanceof ServletRequestAttributes servlet) {
+                HttpServletResponse response = servlet.getResponse();
+                if (response != null) {
+                    response.setHeader(REPLAYED, "true");
+                }
+            }
+        }
+    }
+}

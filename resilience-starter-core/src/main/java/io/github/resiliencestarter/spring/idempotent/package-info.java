@@ -1,0 +1,6 @@
+/**
+ * Spring glue for {@code @Idempotent}: SpEL keys and fingerprints, the request header and the
+ * principal scope, {@code ResponseEntity} replay, and the JDBC completion inside the business
+ * transaction.
+ */
+package io.github.resiliencestarter.spring.idempotent;

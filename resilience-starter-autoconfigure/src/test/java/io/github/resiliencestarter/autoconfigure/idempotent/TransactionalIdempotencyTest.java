@@ -1,0 +1,252 @@
+package io.github.resiliencestarter.autoconfigure.idempotent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.resiliencestarter.annotation.Idempotent;
+import io.github.resiliencestarter.annotation.Retry;
+import io.github.resiliencestarter.annotation.Timeout;
+import io.github.resiliencestarter.context.TraceContext;
+import io.github.resiliencestarter.context.TraceContextHolder;
+import io.github.resiliencestarter.context.TraceIds;
+import io.github.resiliencestarter.idempotent.IdempotencyConfig;
+import io.github.resiliencestarter.idempotent.IdempotencyKeys;
+import io.github.resiliencestarter.idempotent.IdempotencyRecord;
+import io.github.resiliencestarter.idempotent.IdempotencyStatus;
+import io.github.resiliencestarter.idempotent.IdempotencyStore;
+import io.github.resiliencestarter.idempotent.IdempotentReplayException;
+import io.github.resiliencestarter.idempotent.jdbc.IdempotencyClaimLostException;
+import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyStore;
+import io.github.resiliencestarter.retry.RetryableException;
+import io.github.resiliencestarter.testsupport.RealServers;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+/**
+ * Rule I-P6 on a real MySQL-compatible server: the COMPLETED record commits in the same
+ * transaction as the business writes, and DESIGN §6's order with all annotations on one method.
+ */
+@SpringBootTest(classes = TransactionalIdempotencyTest.App.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
+        properties = {"resilience.idempotent.store=jdbc", "resilience.idempotent.jdbc.initialize-schema=always",
+            "resilience.retry.delay=5ms", "resilience.retry.max-delay=10ms"})
+class TransactionalIdempotencyTest {
+
+    @DynamicPropertySource
+    static void database(DynamicPropertyRegistry registry) {
+        registry.add("spring.datasource.url", () -> RealServers.jdbc().url());
+        registry.add("spring.datasource.username", () -> RealServers.jdbc().user());
+        registry.add("spring.datasource.password", () -> RealServers.jdbc().password());
+    }
+
+    @Autowired
+    private OrderService orders;
+
+    @Autowired
+    private JdbcTemplate jdbc;
+
+    @Autowired
+    private IdempotencyStore store;
+
+    private final String run = TraceIds.generate().substring(0, 10);
+
+    @BeforeEach
+    void table() {
+        jdbc.execute("CREATE TABLE IF NOT EXISTS ip6_orders (order_no VARCHAR(64) NOT NULL PRIMARY KEY)");
+        CrashingStore.crashOnComplete.set(false);
+    }
+
+    private int rows(String orderNo) {
+        return jdbc.queryForObject("SELECT COUNT(*) FROM ip6_orders WHERE order_no = ?", Integer.class, orderNo);
+    }
+
+    private static String storedKey(String name, String key) {
+        return IdempotencyKeys.storedKey(IdempotencyConfig.DEFAULT_KEY_PREFIX, name, "", key);
+    }
+
+    @Test
+    void IP6_aFailureAfterTheBusinessWriteLeavesNeitherTheRowNorACompletedRecord() {
+        String orderNo = "F-" + run;
+        assertThatThrownBy(() -> orders.create(orderNo, true)).isInstanceOf(IllegalStateException.class);
+
+        assertThat(rows(orderNo)).isZero();
+        assertThat(store.find(storedKey("IP6_CREATE", orderNo))).isNull();
+        assertThat(orders.create(orderNo, false)).isEqualTo("created " + orderNo);
+        assertThat(rows(orderNo)).isEqualTo(1);
+    }
+
+    @Test
+    void IP6_theCompletedRecordCommitsWithTheBusinessWrite() {
+        String orderNo = "C-" + run;
+        orders.create(orderNo, false);
+        IdempotencyRecord record = store.find(storedKey("IP6_CREATE", orderNo));
+
+        assertThat(rows(orderNo)).isEqualTo(1);
+        assertThat(record.status()).isEqualTo(IdempotencyStatus.COMPLETED);
+        assertThat(record.response()).isEqualTo("\"created " + orderNo + "\"");
+        assertThat(orders.create(orderNo, false)).isEqualTo("created " + orderNo);
+        assertThat(rows(orderNo)).isEqualTo(1);
+    }
+
+    @Test
+    void IP6_aCrashAfterTheBusinessCommitCannotLeaveTheKeyClaimable() throws Exception {
+        String orderNo = "X-" + run;
+        CrashingStore.crashOnComplete.set(true);
+        assertThatThrownBy(() -> orders.create(orderNo, false)).isInstanceOf(SimulatedCrash.class);
+        CrashingStore.crashOnComplete.set(false);
+
+        // the business row committed, and with it the record left the claimable state
+        assertThat(rows(orderNo)).isEqualTo(1);
+        String key = storedKey("IP6_CREATE", orderNo);
+        assertThat(store.find(key).status()).isEqualTo(IdempotencyStatus.COMPLETED);
+        assertThat(store.claim(key, "IP6_CREATE", "any", "someone-else", 1_000, 60_000).owned()).isFalse();
+
+        // once the crashed owner's lease is over, a duplicate learns the response is lost; it never re-executes
+        jdbc.update("UPDATE resilience_idempotency SET lease_expire_time = 0 WHERE idempotency_key = ?", key);
+        assertThatThrownBy(() -> orders.create(orderNo, false)).isInstanceOf(IdempotentReplayException.class);
+        assertThat(rows(orderNo)).isEqualTo(1);
+    }
+
+    @Test
+    void IP6_aClaimLostBeforeTheCommitRollsTheBusinessWriteBack() {
+        String orderNo = "L-" + run;
+        assertThatThrownBy(() -> orders.createWhileSomeoneTakesOver(orderNo))
+                .isInstanceOf(IdempotencyClaimLostException.class);
+        assertThat(rows(orderNo)).isZero();
+    }
+
+    @Test
+    void allAnnotationsMeetInTheDesignOrderAndEachAttemptHasItsOwnTransaction() {
+        String orderNo = "O-" + run;
+        String result = orders.createWithEverything(orderNo);
+
+        assertThat(result).isEqualTo("created " + orderNo + " on attempt 2");
+        assertThat(rows(orderNo)).isEqualTo(1);
+        List<String> seen = orders.observations();
+        // attempt 1 and 2: inside a transaction, inside a deadline, holding the idempotency claim
+        assertThat(seen).containsExactly("attempt=1 tx=true deadline=true key=true",
+                "attempt=2 tx=true deadline=true key=true");
+        assertThat(orders.createWithEverything(orderNo)).isEqualTo(result);
+        assertThat(orders.observations()).hasSize(2);
+        assertThat(store.find(storedKey("ORDER_ALL", orderNo)).status()).isEqualTo(IdempotencyStatus.COMPLETED);
+    }
+
+    /** Stands in for the process dying right after the business commit. */
+    static class SimulatedCrash extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
+        SimulatedCrash() {
+            super("simulated crash after the business commit");
+        }
+    }
+
+    /** The JDBC store, able to "crash" when asked to record a completion. */
+    static class CrashingStore extends JdbcIdempotencyStore {
+
+        static final AtomicBoolean crashOnComplete = new AtomicBoolean();
+
+        CrashingStore(DataSource dataSource, PlatformTransactionManager transactions) {
+            super(dataSource, transactions, DEFAULT_TABLE, Clock.systemUTC());
+        }
+
+        @Override
+        public boolean complete(String key, String ownerToken, String response, String responseType, long ttl) {
+            if (crashOnComplete.get()) {
+                throw new SimulatedCrash();
+            }
+            return super.complete(key, ownerToken, response, responseType, ttl);
+        }
+    }
+
+    static class OrderService {
+
+        private final JdbcTemplate jdbc;
+
+        private final DataSource dataSource;
+
+        private final AtomicInteger attempts = new AtomicInteger();
+
+        private final List<String> observations = new ArrayList<>();
+
+        OrderService(JdbcTemplate jdbc, DataSource dataSource) {
+            this.jdbc = jdbc;
+            this.dataSource = dataSource;
+        }
+
+        public List<String> observations() {
+            return List.copyOf(observations);
+        }
+
+        @Idempotent(key = "#orderNo", name = "IP6_CREATE", fingerprint = Idempotent.NO_FINGERPRINT)
+        @Transactional
+        public String create(String orderNo, boolean failAfterWrite) {
+            jdbc.update("INSERT INTO ip6_orders (order_no) VALUES (?)", orderNo);
+            if (failAfterWrite) {
+                throw new IllegalStateException("failure after the business write");
+            }
+            return "created " + orderNo;
+        }
+
+        @Idempotent(key = "#orderNo", name = "IP6_LOST")
+        @Transactional
+        public String createWhileSomeoneTakesOver(String orderNo) throws Exception {
+            jdbc.update("INSERT INTO ip6_orders (order_no) VALUES (?)", orderNo);
+            // another node takes the claim over, on its own connection, before this transaction commits
+            try (Connection other = dataSource.getConnection();
+                    PreparedStatement update = other.prepareStatement("UPDATE resilience_idempotency SET"
+                            + " owner_token = 'intruder' WHERE idempotency_key = ?")) {
+                other.setAutoCommit(true);
+                update.setString(1, storedKey("IP6_LOST", orderNo));
+                update.executeUpdate();
+            }
+            return "created " + orderNo;
+        }
+
+        @Timeout("5s")
+        @Idempotent(key = "#orderNo", name = "ORDER_ALL")
+        @Retry
+        @Transactional
+        public String createWithEverything(String orderNo) {
+            TraceContext context = TraceContextHolder.current();
+            int attempt = context.attempt();
+            observations.add("attempt=" + attempt + " tx=" + TransactionSynchronizationManager.isActualTransactionActive()
+                    + " deadline=" + (context.deadline() != null) + " key=" + (context.idempotencyKey() != null));
+            jdbc.update("INSERT INTO ip6_orders (order_no) VALUES (?)", orderNo);
+            if (attempts.incrementAndGet() == 1) {
+                throw new RetryableException("LOCK_WAIT", "transient failure after the insert");
+            }
+            return "created " + orderNo + " on attempt " + attempt;
+        }
+    }
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    @Import(OrderService.class)
+    static class App {
+
+        @Bean
+        IdempotencyStore idempotencyStore(DataSource dataSource, PlatformTransactionManager transactions) {
+            return new CrashingStore(dataSource, transactions);
+        }
+    }
+}

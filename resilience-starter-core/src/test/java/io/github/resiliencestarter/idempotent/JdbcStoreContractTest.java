@@ -1,14 +1,53 @@
 package io.github.resiliencestarter.idempotent;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyPurger;
+import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyStore;
 import io.github.resiliencestarter.testsupport.StoreFixtures;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /** The contract on a real MySQL-compatible server. */
 class JdbcStoreContractTest extends IdempotencyStoreContract {
 
-    private final IdempotencyStore store = StoreFixtures.mysqlStore();
+    private final JdbcIdempotencyStore store = StoreFixtures.mysqlStore();
+
+    private final JdbcTemplate jdbc = new JdbcTemplate(StoreFixtures.mysqlDataSource());
 
     @Override
     protected IdempotencyStore store() {
         return store;
+    }
+
+    @Test
+    void IP4_everyRowCarriesAnExpiryTime() {
+        String key = key("expiry-column");
+        long before = System.currentTimeMillis();
+        store.claim(key, "op", "fp", "owner", 5_000, 60_000);
+        store.complete(key, "owner", "\"done\"", "value", 120_000);
+        Long expiry = jdbc.queryForObject("SELECT expire_time FROM resilience_idempotency WHERE idempotency_key = ?",
+                Long.class, key);
+        assertThat(expiry).isBetween(before + 60_000, System.currentTimeMillis() + 120_000);
+    }
+
+    @Test
+    void I6_expiredRowsAreIgnoredOnReadAndPurgedInBatches() throws Exception {
+        for (int i = 0; i < 25; i++) {
+            store.claim(key("purge-" + i), "op", "fp", "owner", 100, 100);
+        }
+        String live = key("purge-live");
+        store.claim(live, "op", "fp", "owner", 10_000, 60_000);
+        Thread.sleep(200);
+        assertThat(store.find(key("purge-0"))).isNull();
+
+        long purged = new JdbcIdempotencyPurger(store, Duration.ofMinutes(1), 10).purgeNow();
+
+        assertThat(purged).isGreaterThanOrEqualTo(25);
+        Integer left = jdbc.queryForObject("SELECT COUNT(*) FROM resilience_idempotency WHERE idempotency_key LIKE ?",
+                Integer.class, "test:" + run + ":purge-%");
+        assertThat(left).isEqualTo(1);
+        assertThat(store.find(live)).isNotNull();
     }
 }

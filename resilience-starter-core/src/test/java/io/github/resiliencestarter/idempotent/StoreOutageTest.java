@@ -1,0 +1,71 @@
+package io.github.resiliencestarter.idempotent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyStore;
+import io.github.resiliencestarter.idempotent.redis.RedisIdempotencyStore;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/** Stores pointed at a closed port: fail closed by default (nothing executed), fail open on request. */
+class StoreOutageTest {
+
+    private static int closedPort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static IdempotencyStore redisOnClosedPort() throws IOException {
+        LettuceConnectionFactory factory = new LettuceConnectionFactory(
+                new RedisStandaloneConfiguration("127.0.0.1", closedPort()),
+                LettuceClientConfiguration.builder().commandTimeout(Duration.ofMillis(500)).build());
+        factory.afterPropertiesSet();
+        factory.start();
+        StringRedisTemplate template = new StringRedisTemplate(factory);
+        template.afterPropertiesSet();
+        return new RedisIdempotencyStore(template);
+    }
+
+    private static IdempotencyStore jdbcOnClosedPort() throws IOException {
+        HikariDataSource dataSource = new HikariDataSource();
+        dataSource.setJdbcUrl("jdbc:mariadb://127.0.0.1:" + closedPort() + "/none");
+        dataSource.setConnectionTimeout(500);
+        dataSource.setInitializationFailTimeout(-1);
+        return new JdbcIdempotencyStore(dataSource, null, JdbcIdempotencyStore.DEFAULT_TABLE, Clock.systemUTC());
+    }
+
+    private static void assertFailsClosedThenOpen(IdempotencyStore store) throws Throwable {
+        AtomicInteger executions = new AtomicInteger();
+        IdempotentExecutor executor = IdempotentExecutor.builder(store).build();
+        IdempotentCall closed = new IdempotentCall("Orders.create", "k", "fp", String.class,
+                IdempotencyConfig.ofDefaults());
+        assertThatThrownBy(() -> executor.execute(closed, () -> "ran-" + executions.incrementAndGet()))
+                .isInstanceOf(IdempotencyStoreException.class);
+        assertThat(executions.get()).isZero();
+
+        IdempotentCall open = new IdempotentCall("Orders.create", "k", "fp", String.class,
+                IdempotencyConfig.custom().failOpen(true).build());
+        assertThat(executor.execute(open, () -> "ran-" + executions.incrementAndGet()).value()).isEqualTo("ran-1");
+    }
+
+    @Test
+    void aRedisOutageFailsClosedWithoutExecuting() throws Throwable {
+        assertFailsClosedThenOpen(redisOnClosedPort());
+    }
+
+    @Test
+    void aDatabaseOutageFailsClosedWithoutExecuting() throws Throwable {
+        assertFailsClosedThenOpen(jdbcOnClosedPort());
+    }
+}

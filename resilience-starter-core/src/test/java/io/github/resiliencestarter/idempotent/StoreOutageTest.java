@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.zaxxer.hikari.HikariDataSource;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyStore;
 import io.github.resiliencestarter.idempotent.redis.RedisIdempotencyStore;
+import io.github.resiliencestarter.testsupport.DisposableRedis;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.time.Clock;
@@ -57,6 +58,47 @@ class StoreOutageTest {
         IdempotentCall open = new IdempotentCall("Orders.create", "k", "fp", String.class,
                 IdempotencyConfig.custom().failOpen(true).build());
         assertThat(executor.execute(open, () -> "ran-" + executions.incrementAndGet()).value()).isEqualTo("ran-1");
+    }
+
+    @Test
+    void aRedisStoppedMidTestFailsClosedAndRecoversWhenItIsBack() throws Throwable {
+        try (DisposableRedis server = DisposableRedis.start()) {
+            LettuceConnectionFactory factory = new LettuceConnectionFactory(
+                    new RedisStandaloneConfiguration("127.0.0.1", server.port()),
+                    LettuceClientConfiguration.builder().commandTimeout(Duration.ofMillis(500)).build());
+            factory.afterPropertiesSet();
+            factory.start();
+            try {
+                StringRedisTemplate template = new StringRedisTemplate(factory);
+                template.afterPropertiesSet();
+                IdempotentExecutor executor = IdempotentExecutor.builder(new RedisIdempotencyStore(template)).build();
+                AtomicInteger executions = new AtomicInteger();
+                IdempotencyConfig config = IdempotencyConfig.ofDefaults();
+
+                assertThat(executor.execute(new IdempotentCall("Orders.create", "up-1", "fp", String.class, config),
+                        () -> "ran-" + executions.incrementAndGet()).value()).isEqualTo("ran-1");
+                server.kill();
+                assertThatThrownBy(() -> executor.execute(new IdempotentCall("Orders.create", "down-1", "fp",
+                        String.class, config), () -> "ran-" + executions.incrementAndGet()))
+                        .isInstanceOf(IdempotencyStoreException.class);
+                assertThat(executions.get()).isEqualTo(1);
+
+                server.resume();
+                String after = null;
+                long until = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+                while (after == null && System.nanoTime() < until) {
+                    try {
+                        after = executor.execute(new IdempotentCall("Orders.create", "down-1", "fp", String.class,
+                                config), () -> "ran-" + executions.incrementAndGet()).value();
+                    } catch (IdempotencyStoreException reconnecting) {
+                        Thread.sleep(200);
+                    }
+                }
+                assertThat(after).isEqualTo("ran-2");
+            } finally {
+                factory.destroy();
+            }
+        }
     }
 
     @Test

@@ -1,0 +1,111 @@
+package io.github.resiliencestarter.testsupport;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A redis-server process of a test's own, on a free loopback port, that the test may stop and
+ * start again (outage tests). Needs {@code redis-server} on the PATH, which {@code scripts/test.sh}
+ * installs; fails loudly otherwise.
+ */
+public final class DisposableRedis implements AutoCloseable {
+
+    private final int port;
+
+    private final Path dir;
+
+    private Process process;
+
+    private DisposableRedis(int port, Path dir) {
+        this.port = port;
+        this.dir = dir;
+    }
+
+    /**
+     * Starts a new server.
+     *
+     * @return the running server
+     * @throws IOException when it cannot be started
+     */
+    public static DisposableRedis start() throws IOException {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        DisposableRedis redis = new DisposableRedis(port, Files.createTempDirectory("disposable-redis"));
+        redis.resume();
+        return redis;
+    }
+
+    /** @return the port */
+    public int port() {
+        return port;
+    }
+
+    /**
+     * Starts the server again on the same port.
+     *
+     * @throws IOException when it cannot be started
+     */
+    public void resume() throws IOException {
+        String binary = findBinary();
+        process = new ProcessBuilder(binary, "--port", Integer.toString(port), "--bind", "127.0.0.1", "--save", "",
+                "--appendonly", "no", "--dir", dir.toString()).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("redis.log").toFile()).start();
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < until) {
+            try (Socket probe = new Socket("127.0.0.1", port)) {
+                return;
+            } catch (IOException notYet) {
+                sleep();
+            }
+        }
+        throw new IOException("redis-server did not start on port " + port);
+    }
+
+    /**
+     * Stops the server (SIGKILL: an outage, not a shutdown).
+     *
+     * @throws InterruptedException when interrupted while waiting for it to end
+     */
+    public void kill() throws InterruptedException {
+        if (process != null) {
+            process.destroyForcibly();
+            process.waitFor(10, TimeUnit.SECONDS);
+            process = null;
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        kill();
+    }
+
+    private static String findBinary() throws IOException {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+            File candidate = new File(dir, "redis-server");
+            if (candidate.canExecute()) {
+                return candidate.getPath();
+            }
+        }
+        for (String fallback : new String[] {"/usr/bin/redis-server", "/usr/local/bin/redis-server"}) {
+            if (new File(fallback).canExecute()) {
+                return fallback;
+            }
+        }
+        throw new IOException("redis-server is not installed; scripts/test.sh installs it. Tests do not skip.");
+    }
+
+    private static void sleep() {
+        try {
+            Thread.sleep(50);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -24,6 +24,13 @@ public final class ResilienceHeaders {
     /** The retry attempt number sent downstream (1 for the first attempt). */
     public static final String RETRY_ATTEMPT = "X-Retry-Attempt";
 
+    /**
+     * Set on an error response whose failure already went through retries (exhausted, or denied by
+     * the retry budget): callers must not retry it again, so only one layer of a call chain
+     * retries (rule R-P2).
+     */
+    public static final String RETRY_EXHAUSTED = "X-Retry-Exhausted";
+
     private ResilienceHeaders() {
     }
 }

@@ -2,6 +2,7 @@ package io.github.resiliencestarter.autoconfigure.web;
 
 import io.github.resiliencestarter.autoconfigure.ConditionalOnResilienceEnabled;
 import io.github.resiliencestarter.spring.web.RequestContextPropagator;
+import io.github.resiliencestarter.spring.web.RetryExhaustedMarker;
 import io.github.resiliencestarter.spring.web.TraceContextFilter;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -41,6 +42,18 @@ public class TraceContextAutoConfiguration {
         registration.setOrder(properties.getFilterOrder());
         registration.setName("resilienceTraceContextFilter");
         return registration;
+    }
+
+    /**
+     * Marks error responses whose failure was already retried here, so callers do not retry again.
+     *
+     * @return the marker
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnClass(name = "org.springframework.web.servlet.HandlerExceptionResolver")
+    public RetryExhaustedMarker retryExhaustedMarker() {
+        return new RetryExhaustedMarker();
     }
 
     /**

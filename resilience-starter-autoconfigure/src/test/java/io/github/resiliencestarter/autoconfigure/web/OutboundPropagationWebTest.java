@@ -41,6 +41,24 @@ class OutboundPropagationWebTest {
     }
 
     @Test
+    void RP2_aFailureAlreadyRetriedDownstreamIsNotRetriedAgainUpstream() throws Exception {
+        WebTestApplication.PropagationController.EXHAUSTED_ATTEMPTS.set(0);
+        WebTestApplication.PropagationController.UPSTREAM_ATTEMPTS.set(0);
+
+        HttpResponse<String> direct = get("/p/exhausted");
+        assertThat(direct.statusCode()).isEqualTo(500);
+        assertThat(direct.headers().firstValue(ResilienceHeaders.RETRY_EXHAUSTED)).hasValue("true");
+        assertThat(WebTestApplication.PropagationController.EXHAUSTED_ATTEMPTS.get()).isEqualTo(3);
+
+        WebTestApplication.PropagationController.EXHAUSTED_ATTEMPTS.set(0);
+        HttpResponse<String> chained = get("/p/upstream-of-exhausted");
+        assertThat(chained.statusCode()).isEqualTo(500);
+        // 3 downstream attempts in total, not 3 x 3: the upstream saw the marker and stopped
+        assertThat(WebTestApplication.PropagationController.EXHAUSTED_ATTEMPTS.get()).isEqualTo(3);
+        assertThat(WebTestApplication.PropagationController.UPSTREAM_ATTEMPTS.get()).isEqualTo(1);
+    }
+
+    @Test
     void TP3_theBudgetAndTraceIdAreSentDownstreamAutomatically() throws Exception {
         JsonNode body = JSON.readTree(get("/p/call-count", ResilienceHeaders.TRACE_ID, "auto-1").body());
 

@@ -5,6 +5,7 @@ import io.github.resiliencestarter.annotation.Timeout;
 import io.github.resiliencestarter.context.ResilienceHeaders;
 import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
+import io.github.resiliencestarter.retry.RetryableException;
 import jakarta.servlet.Filter;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -83,6 +84,26 @@ public class WebTestApplication {
         @Retry(delay = "5ms", maxDelay = "10ms")
         public String retrying() {
             return client.get().uri(self("/p/flaky")).retrieve().body(String.class);
+        }
+
+        /** Downstream attempts of /p/exhausted. */
+        static final AtomicInteger EXHAUSTED_ATTEMPTS = new AtomicInteger();
+
+        /** Upstream attempts of /p/upstream-of-exhausted. */
+        static final AtomicInteger UPSTREAM_ATTEMPTS = new AtomicInteger();
+
+        @GetMapping("/p/exhausted")
+        @Retry(delay = "5ms", maxDelay = "10ms")
+        public String exhausted() {
+            EXHAUSTED_ATTEMPTS.incrementAndGet();
+            throw new RetryableException("DOWN", "the database behind this service is down");
+        }
+
+        @GetMapping("/p/upstream-of-exhausted")
+        @Retry(delay = "5ms", maxDelay = "10ms")
+        public String upstreamOfExhausted() {
+            UPSTREAM_ATTEMPTS.incrementAndGet();
+            return client.get().uri(self("/p/exhausted")).retrieve().body(String.class);
         }
 
         @GetMapping("/p/count")

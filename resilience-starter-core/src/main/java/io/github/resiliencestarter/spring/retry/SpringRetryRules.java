@@ -1,5 +1,6 @@
 package io.github.resiliencestarter.spring.retry;
 
+import io.github.resiliencestarter.context.ResilienceHeaders;
 import io.github.resiliencestarter.retry.RetryAfter;
 import io.github.resiliencestarter.retry.RetryClassifier;
 import io.github.resiliencestarter.retry.RetryRule;
@@ -100,6 +101,11 @@ public final class SpringRetryRules implements RetryRule, RetryClassifier.RetryA
 
         static Verdict classify(Throwable error) {
             if (error instanceof RestClientResponseException response) {
+                HttpHeaders headers = response.getResponseHeaders();
+                if (headers != null && "true".equalsIgnoreCase(headers.getFirst(ResilienceHeaders.RETRY_EXHAUSTED))) {
+                    // the downstream already retried this failure; retrying here would multiply the load
+                    return Verdict.NO_RETRY;
+                }
                 return forStatus(response.getStatusCode());
             }
             if (error instanceof ErrorResponse response) {

@@ -1,7 +1,11 @@
 package io.github.resiliencestarter.autoconfigure.http;
 
 import io.github.resiliencestarter.autoconfigure.ConditionalOnResilienceEnabled;
+import io.github.resiliencestarter.spring.http.DerivedIdempotencyKeyInterceptor;
 import io.github.resiliencestarter.spring.http.TraceContextClientInterceptor;
+import io.github.resiliencestarter.autoconfigure.timeout.TimeoutAutoConfiguration;
+import io.github.resiliencestarter.timeout.TimeoutRuntime;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -16,7 +20,7 @@ import org.springframework.http.client.ClientHttpRequestInterceptor;
  * Adds the trace-context interceptor to every {@code RestTemplate} and {@code RestClient} built
  * from Boot's builders.
  */
-@AutoConfiguration
+@AutoConfiguration(after = TimeoutAutoConfiguration.class)
 @ConditionalOnResilienceEnabled
 @ConditionalOnClass(ClientHttpRequestInterceptor.class)
 @ConditionalOnBooleanProperty(name = "resilience.outbound.enabled", matchIfMissing = true)
@@ -27,12 +31,26 @@ public class OutboundHttpAutoConfiguration {
      * The interceptor.
      *
      * @param properties the bound properties
+     * @param runtime the timeout runtime whose timer bounds calls, when timeouts are enabled
      * @return the interceptor
      */
     @Bean
     @ConditionalOnMissingBean
-    public TraceContextClientInterceptor traceContextClientInterceptor(OutboundProperties properties) {
-        return new TraceContextClientInterceptor(properties.getBudgetMargin());
+    public TraceContextClientInterceptor traceContextClientInterceptor(OutboundProperties properties,
+            ObjectProvider<TimeoutRuntime> runtime) {
+        return new TraceContextClientInterceptor(properties.getBudgetMargin(), runtime.getIfAvailable());
+    }
+
+    /**
+     * Derives downstream idempotency keys inside {@code @Idempotent} executions; add it to the
+     * clients that should send them ({@code builder.requestInterceptor(...)}).
+     *
+     * @return the interceptor
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public DerivedIdempotencyKeyInterceptor derivedIdempotencyKeyInterceptor() {
+        return new DerivedIdempotencyKeyInterceptor();
     }
 
     /**

@@ -70,6 +70,24 @@ class OutboundPropagationWebTest {
     }
 
     @Test
+    void TP3_aSlowDownstreamEndsWithTheCallersBudgetAndLeavesNoGhostWork() throws Exception {
+        WebTestApplication.PropagationController.GHOST_WRITES.set(0);
+        WebTestApplication.PropagationController.GHOST_WRITES_AFTER_DEADLINE.set(0);
+        long start = System.nanoTime();
+        HttpResponse<String> response = get("/p/ghost-upstream");
+        long tookMillis = (System.nanoTime() - start) / 1_000_000;
+
+        assertThat(response.statusCode()).isEqualTo(504);
+        assertThat(tookMillis).isLessThan(1_500);
+        Thread.sleep(1_000);
+        int written = WebTestApplication.PropagationController.GHOST_WRITES.get();
+        Thread.sleep(300);
+        // the downstream stopped at its own (inherited) deadline instead of writing its 150 rows
+        assertThat(WebTestApplication.PropagationController.GHOST_WRITES.get()).isEqualTo(written).isLessThan(60);
+        assertThat(WebTestApplication.PropagationController.GHOST_WRITES_AFTER_DEADLINE.get()).isZero();
+    }
+
+    @Test
     void TP3_aSpentBudgetSendsNothingAndFailsAtOnce() throws Exception {
         WebTestApplication.PropagationController.COUNTED.set(0);
         // 150 ms inbound budget, the handler sleeps 140 ms: less than the 20 ms margin is left

@@ -106,6 +106,32 @@ public class WebTestApplication {
             return client.get().uri(self("/p/exhausted")).retrieve().body(String.class);
         }
 
+        /** Rows the ghost downstream wrote. */
+        static final AtomicInteger GHOST_WRITES = new AtomicInteger();
+
+        /** Rows it wrote more than 50 ms after its deadline: work nobody waited for. */
+        static final AtomicInteger GHOST_WRITES_AFTER_DEADLINE = new AtomicInteger();
+
+        @GetMapping("/p/ghost-downstream")
+        @Timeout("10s")
+        public String ghostDownstream() throws InterruptedException {
+            io.github.resiliencestarter.context.Deadline deadline = TraceContextHolder.current().deadline();
+            for (int i = 0; i < 150; i++) {
+                if (deadline.remainingNanos() < -50_000_000L) {
+                    GHOST_WRITES_AFTER_DEADLINE.incrementAndGet();
+                }
+                GHOST_WRITES.incrementAndGet();
+                Thread.sleep(20);
+            }
+            return "wrote 150 rows";
+        }
+
+        @GetMapping("/p/ghost-upstream")
+        @Timeout("500ms")
+        public String ghostUpstream() {
+            return client.get().uri(self("/p/ghost-downstream")).retrieve().body(String.class);
+        }
+
         @GetMapping("/p/count")
         public Map<String, Object> count(@RequestHeader Map<String, String> headers) {
             COUNTED.incrementAndGet();

@@ -26,6 +26,10 @@ public final class PendingCompletion {
 
     private volatile boolean markedInTransaction;
 
+    private int outboundAttempt = -1;
+
+    private int outboundSequence;
+
     /**
      * Creates a pending completion.
      *
@@ -106,6 +110,22 @@ public final class PendingCompletion {
         } else {
             registered = false;
         }
+    }
+
+    /**
+     * The number of the next outbound call within the current attempt: 1, 2, ... and back to 1
+     * when a new attempt starts, so a retried attempt (or a re-execution after a takeover) numbers
+     * its calls the same way and derives the same downstream keys.
+     *
+     * @param attempt the current attempt number
+     * @return the call's sequence number within the attempt
+     */
+    public synchronized int nextOutboundSequence(int attempt) {
+        if (attempt != outboundAttempt) {
+            outboundAttempt = attempt;
+            outboundSequence = 0;
+        }
+        return ++outboundSequence;
     }
 
     /** @return whether a business transaction committed with the COMPLETED marker */

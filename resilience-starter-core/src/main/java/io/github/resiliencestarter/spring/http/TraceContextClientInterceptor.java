@@ -4,7 +4,15 @@ import io.github.resiliencestarter.context.Deadline;
 import io.github.resiliencestarter.context.ResilienceHeaders;
 import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
+import io.github.resiliencestarter.timeout.ConnectTimeoutException;
 import io.github.resiliencestarter.timeout.DeadlineExceededException;
+import io.github.resiliencestarter.timeout.ReadTimeoutException;
+import io.github.resiliencestarter.timeout.TimeoutConfig;
+import io.github.resiliencestarter.timeout.TimeoutGuard;
+import io.github.resiliencestarter.timeout.TimeoutKind;
+import io.github.resiliencestarter.timeout.TimeoutKinds;
+import io.github.resiliencestarter.timeout.TimeoutMode;
+import io.github.resiliencestarter.timeout.TimeoutRuntime;
 import java.io.IOException;
 import java.time.Duration;
 import org.springframework.http.HttpHeaders;
@@ -18,7 +26,10 @@ import org.springframework.http.client.ClientHttpResponse;
  * {@code X-Trace-Id}, {@code X-Timeout-Budget-Ms} (the remaining budget minus a safety margin, so
  * the callee gives up before the caller does) and {@code X-Retry-Attempt}. When no budget is left
  * beyond the margin, nothing is sent and a {@link DeadlineExceededException} is thrown at once
- * (rule T-P3: no ghost requests).
+ * (rule T-P3: no ghost requests). While the request runs, the calling thread is interrupted at the
+ * deadline, which ends the wait of interruptible clients (the JDK HttpClient, Boot's default);
+ * failures come out as {@link ConnectTimeoutException}, {@link ReadTimeoutException} or
+ * {@link DeadlineExceededException} (rule T-4).
  */
 public class TraceContextClientInterceptor implements ClientHttpRequestInterceptor {
 
@@ -27,13 +38,18 @@ public class TraceContextClientInterceptor implements ClientHttpRequestIntercept
 
     private final long marginMillis;
 
+    private final TimeoutRuntime runtime;
+
     /**
      * Creates the interceptor.
      *
      * @param budgetMargin time kept back from the budget sent downstream
+     * @param runtime the timer that bounds a call by the remaining budget, or {@code null} to only
+     *     send headers
      */
-    public TraceContextClientInterceptor(Duration budgetMargin) {
+    public TraceContextClientInterceptor(Duration budgetMargin, TimeoutRuntime runtime) {
         this.marginMillis = budgetMargin.toMillis();
+        this.runtime = runtime;
     }
 
     @Override
@@ -56,6 +72,36 @@ public class TraceContextClientInterceptor implements ClientHttpRequestIntercept
             }
             headers.set(ResilienceHeaders.TIMEOUT_BUDGET_MS, Long.toString(budget));
         }
-        return execution.execute(request, body);
+        String operation = request.getMethod() + " " + request.getURI().getHost() + request.getURI().getPath();
+        try {
+            if (deadline == null || runtime == null) {
+                return execution.execute(request, body);
+            }
+            // never wait on the network past the deadline, whatever the client's own read timeout
+            TimeoutConfig bound = TimeoutConfig.custom().timeout(Duration.ofNanos(Math.max(1, deadline.remainingNanos())))
+                    .mode(TimeoutMode.INTERRUPT).build();
+            return TimeoutGuard.of(operation, bound, runtime).call(() -> execution.execute(request, body));
+        } catch (IOException ex) {
+            throw classify(ex, operation, deadline);
+        } catch (RuntimeException | Error ex) {
+            throw ex;
+        } catch (Throwable ex) {
+            throw new IOException(ex);
+        }
+    }
+
+    /** Says which timeout fired (T-4): the deadline, the connect timeout or the read timeout. */
+    private static IOException classify(IOException error, String operation, Deadline deadline) {
+        if (deadline != null && deadline.isExpired()) {
+            throw new DeadlineExceededException(operation, DeadlineExceededException.Reason.TIMED_OUT, null, error);
+        }
+        TimeoutKind kind = TimeoutKinds.of(error);
+        if (kind == TimeoutKind.CONNECT) {
+            throw new ConnectTimeoutException(operation + ": connect timed out", error);
+        }
+        if (kind == TimeoutKind.READ) {
+            throw new ReadTimeoutException(operation + ": read timed out", error);
+        }
+        return error;
     }
 }

@@ -1,0 +1,47 @@
+package io.github.resiliencestarter.autoconfigure.propagation;
+
+import io.github.resiliencestarter.autoconfigure.ConditionalOnResilienceEnabled;
+import io.github.resiliencestarter.spring.jdbc.DeadlineBoundDataSourcePostProcessor;
+import io.github.resiliencestarter.spring.task.TraceContextTaskDecorator;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.task.TaskDecorator;
+
+/**
+ * Carries the budget and the trace context inside the service: a task decorator for Boot's task
+ * executor ({@code @Async} included) and, opt-in, JDBC statements bounded by the remaining budget.
+ */
+@AutoConfiguration(before = TaskExecutionAutoConfiguration.class)
+@ConditionalOnResilienceEnabled
+@EnableConfigurationProperties(PropagationProperties.class)
+public class PropagationAutoConfiguration {
+
+    /**
+     * Runs tasks with the submitter's trace context and MDC.
+     *
+     * @return the decorator
+     */
+    @Bean
+    @ConditionalOnMissingBean(TaskDecorator.class)
+    @ConditionalOnBooleanProperty(name = "resilience.propagation.task-executors", matchIfMissing = true)
+    public TraceContextTaskDecorator traceContextTaskDecorator() {
+        return new TraceContextTaskDecorator();
+    }
+
+    /**
+     * Bounds every DataSource's statements by the remaining budget.
+     *
+     * @return the post-processor
+     */
+    @Bean
+    @ConditionalOnClass(name = "org.springframework.jdbc.datasource.DelegatingDataSource")
+    @ConditionalOnBooleanProperty(name = "resilience.propagation.bound-jdbc-statements")
+    public static DeadlineBoundDataSourcePostProcessor deadlineBoundDataSourcePostProcessor() {
+        return new DeadlineBoundDataSourcePostProcessor();
+    }
+}

@@ -1,0 +1,5 @@
+/**
+ * Auto-configuration that carries the budget inside the service: bounded JDBC statements (opt-in)
+ * and task executors that carry the trace context.
+ */
+package io.github.resiliencestarter.autoconfigure.propagation;

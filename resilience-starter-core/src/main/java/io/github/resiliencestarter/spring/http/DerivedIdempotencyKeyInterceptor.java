@@ -1,0 +1,41 @@
+package io.github.resiliencestarter.spring.http;
+
+import io.github.resiliencestarter.context.TraceContext;
+import io.github.resiliencestarter.context.TraceContextHolder;
+import io.github.resiliencestarter.idempotent.IdempotencyKeys;
+import io.github.resiliencestarter.idempotent.internal.PendingCompletion;
+import io.github.resiliencestarter.spring.idempotent.RequestHeaders;
+import java.io.IOException;
+import org.springframework.http.HttpRequest;
+import org.springframework.http.client.ClientHttpRequestExecution;
+import org.springframework.http.client.ClientHttpRequestInterceptor;
+import org.springframework.http.client.ClientHttpResponse;
+
+/**
+ * Opt-in per client: inside an {@code @Idempotent} execution, sends {@code Idempotency-Key} = a
+ * hash of the execution's key, the call's method and path, and its position among the calls of
+ * the attempt (rule C-4). A retried attempt, or a re-execution after a lease takeover, makes the
+ * same calls in the same order and so sends the same keys: the downstream replays instead of
+ * acting twice. A key set explicitly on the request is left alone.
+ *
+ * <pre>{@code
+ * RestClient inventory = builder.requestInterceptor(derivedIdempotencyKeys).build();
+ * }</pre>
+ */
+public class DerivedIdempotencyKeyInterceptor implements ClientHttpRequestInterceptor {
+
+    @Override
+    public ClientHttpResponse intercept(HttpRequest request, byte[] body, ClientHttpRequestExecution execution)
+            throws IOException {
+        TraceContext context = TraceContextHolder.current();
+        PendingCompletion pending = PendingCompletion.current();
+        if (context.idempotencyKey() != null && pending != null
+                && !request.getHeaders().containsKey(RequestHeaders.IDEMPOTENCY_KEY)) {
+            int sequence = pending.nextOutboundSequence(context.attempt());
+            String derived = IdempotencyKeys.sha256(context.idempotencyKey() + '\n' + request.getMethod().name() + '\n'
+                    + request.getURI().getHost() + request.getURI().getPath() + '\n' + sequence);
+            request.getHeaders().set(RequestHeaders.IDEMPOTENCY_KEY, derived);
+        }
+        return execution.execute(request, body);
+    }
+}

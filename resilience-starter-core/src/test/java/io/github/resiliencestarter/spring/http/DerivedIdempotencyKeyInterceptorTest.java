@@ -1,0 +1,76 @@
+package io.github.resiliencestarter.spring.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.resiliencestarter.idempotent.IdempotencyConfig;
+import io.github.resiliencestarter.idempotent.IdempotentCall;
+import io.github.resiliencestarter.idempotent.IdempotentExecutor;
+import io.github.resiliencestarter.idempotent.support.InMemoryIdempotencyStore;
+import io.github.resiliencestarter.retry.Retrier;
+import io.github.resiliencestarter.retry.RetryPolicy;
+import io.github.resiliencestarter.retry.RetryableException;
+import io.github.resiliencestarter.retry.support.FixedBackOff;
+import io.github.resiliencestarter.spring.idempotent.RequestHeaders;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.client.ClientHttpRequestExecution;
+import org.springframework.mock.http.client.MockClientHttpRequest;
+import org.springframework.mock.http.client.MockClientHttpResponse;
+
+/** Rule C-4: downstream idempotency keys derived from the execution's key. */
+class DerivedIdempotencyKeyInterceptorTest {
+
+    private final DerivedIdempotencyKeyInterceptor interceptor = new DerivedIdempotencyKeyInterceptor();
+
+    private final List<String> sent = new ArrayList<>();
+
+    private final ClientHttpRequestExecution recording = (request, body) -> {
+        sent.add(request.getHeaders().getFirst(RequestHeaders.IDEMPOTENCY_KEY));
+        return new MockClientHttpResponse(new byte[0], HttpStatus.OK);
+    };
+
+    private void call(HttpMethod method, String url) throws Exception {
+        interceptor.intercept(new MockClientHttpRequest(method, URI.create(url)), new byte[0], recording);
+    }
+
+    @Test
+    void C4_derivedKeysAreIdenticalAcrossARetriedAttemptAndAReExecution() throws Throwable {
+        IdempotentExecutor executor = IdempotentExecutor.builder(new InMemoryIdempotencyStore()).build();
+        IdempotentCall order = new IdempotentCall("ORDER_CREATE", "idem:ORDER_CREATE::A-1", "fp", String.class,
+                IdempotencyConfig.ofDefaults());
+        Retrier retrier = Retrier.of("Orders.create", RetryPolicy.custom()
+                .backOff(new FixedBackOff(Duration.ofMillis(1))).build());
+
+        // execution 1: attempt 1 calls twice and fails (retryable), attempt 2 calls twice and fails for good
+        assertThatThrownBy(() -> executor.execute(order, () -> retrier.call(() -> {
+            call(HttpMethod.POST, "http://inventory/reserve");
+            call(HttpMethod.POST, "http://payments/charge");
+            throw new RetryableException("DOWN", "after the calls");
+        }))).isInstanceOf(RetryableException.class);
+        // execution 2 (the key was released): the same two calls
+        executor.execute(order, () -> {
+            call(HttpMethod.POST, "http://inventory/reserve");
+            call(HttpMethod.POST, "http://payments/charge");
+            return "done";
+        });
+
+        assertThat(sent).hasSize(3 * 2 + 2).doesNotContainNull();
+        for (int i = 0; i < sent.size(); i += 2) {
+            assertThat(sent.get(i)).as("first call of run %d", i / 2).isEqualTo(sent.get(0));
+            assertThat(sent.get(i + 1)).as("second call of run %d", i / 2).isEqualTo(sent.get(1));
+        }
+        assertThat(sent.get(0)).isNotEqualTo(sent.get(1)).hasSize(64);
+    }
+
+    @Test
+    void outsideAnIdempotentExecutionNoKeyIsSent() throws Exception {
+        call(HttpMethod.GET, "http://inventory/stock");
+        assertThat(sent).containsExactly((String) null);
+    }
+}

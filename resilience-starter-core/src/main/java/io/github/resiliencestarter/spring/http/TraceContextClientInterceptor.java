@@ -15,6 +15,7 @@ import io.github.resiliencestarter.timeout.TimeoutMode;
 import io.github.resiliencestarter.timeout.TimeoutRuntime;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpRequest;
 import org.springframework.http.client.ClientHttpRequestExecution;
@@ -35,6 +36,8 @@ public class TraceContextClientInterceptor implements ClientHttpRequestIntercept
 
     /** Default time kept back from the budget sent downstream, for the network and the answer. */
     public static final Duration DEFAULT_BUDGET_MARGIN = Duration.ofMillis(20);
+
+    private static final int GATEWAY_TIMEOUT = 504;
 
     private final long marginMillis;
 
@@ -80,7 +83,15 @@ public class TraceContextClientInterceptor implements ClientHttpRequestIntercept
             // never wait on the network past the deadline, whatever the client's own read timeout
             TimeoutConfig bound = TimeoutConfig.custom().timeout(Duration.ofNanos(Math.max(1, deadline.remainingNanos())))
                     .mode(TimeoutMode.INTERRUPT).build();
-            return TimeoutGuard.of(operation, bound, runtime).call(() -> execution.execute(request, body));
+            ClientHttpResponse response = TimeoutGuard.of(operation, bound, runtime)
+                    .call(() -> execution.execute(request, body));
+            if (response.getStatusCode().value() == GATEWAY_TIMEOUT
+                    && deadline.remainingNanos() <= TimeUnit.MILLISECONDS.toNanos(marginMillis)) {
+                // the callee spent the budget we granted it: for us, too, the deadline is reached
+                response.close();
+                throw new DeadlineExceededException(operation, DeadlineExceededException.Reason.TIMED_OUT, null, null);
+            }
+            return response;
         } catch (IOException ex) {
             throw classify(ex, operation, deadline);
         } catch (RuntimeException | Error ex) {

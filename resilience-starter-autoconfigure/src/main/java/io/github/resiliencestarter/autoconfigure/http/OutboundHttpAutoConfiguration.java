@@ -3,6 +3,10 @@ package io.github.resiliencestarter.autoconfigure.http;
 import io.github.resiliencestarter.autoconfigure.ConditionalOnResilienceEnabled;
 import io.github.resiliencestarter.spring.http.DerivedIdempotencyKeyInterceptor;
 import io.github.resiliencestarter.spring.http.TraceContextClientInterceptor;
+import io.github.resiliencestarter.spring.http.TraceContextExchangeFilter;
+import io.github.resiliencestarter.spring.http.TraceContextFeignInterceptor;
+import org.springframework.boot.web.reactive.function.client.WebClientCustomizer;
+import org.springframework.context.annotation.Configuration;
 import io.github.resiliencestarter.autoconfigure.timeout.TimeoutAutoConfiguration;
 import io.github.resiliencestarter.timeout.TimeoutRuntime;
 import org.springframework.beans.factory.ObjectProvider;
@@ -75,5 +79,43 @@ public class OutboundHttpAutoConfiguration {
     @ConditionalOnMissingBean(name = "traceContextRestClientCustomizer")
     public RestClientCustomizer traceContextRestClientCustomizer(TraceContextClientInterceptor interceptor) {
         return builder -> builder.requestInterceptor(interceptor);
+    }
+
+    /** WebClient, when Spring WebFlux is on the classpath. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = {"org.springframework.web.reactive.function.client.WebClient",
+        "org.springframework.boot.web.reactive.function.client.WebClientCustomizer"})
+    static class WebClientPropagation {
+
+        /**
+         * Adds the propagation filter to {@code WebClient.Builder}.
+         *
+         * @param properties the bound properties
+         * @return the customizer
+         */
+        @Bean
+        @ConditionalOnMissingBean(name = "traceContextWebClientCustomizer")
+        WebClientCustomizer traceContextWebClientCustomizer(OutboundProperties properties) {
+            TraceContextExchangeFilter filter = new TraceContextExchangeFilter(properties.getBudgetMargin());
+            return builder -> builder.filter(filter);
+        }
+    }
+
+    /** OpenFeign, when it is on the classpath; Spring Cloud OpenFeign applies every interceptor bean. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "feign.RequestInterceptor")
+    static class FeignPropagation {
+
+        /**
+         * The Feign request interceptor.
+         *
+         * @param properties the bound properties
+         * @return the interceptor
+         */
+        @Bean
+        @ConditionalOnMissingBean
+        TraceContextFeignInterceptor traceContextFeignInterceptor(OutboundProperties properties) {
+            return new TraceContextFeignInterceptor(properties.getBudgetMargin());
+        }
     }
 }

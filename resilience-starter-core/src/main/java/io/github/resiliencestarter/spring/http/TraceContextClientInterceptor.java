@@ -1,7 +1,6 @@
 package io.github.resiliencestarter.spring.http;
 
 import io.github.resiliencestarter.context.Deadline;
-import io.github.resiliencestarter.context.ResilienceHeaders;
 import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.timeout.ConnectTimeoutException;
@@ -60,22 +59,9 @@ public class TraceContextClientInterceptor implements ClientHttpRequestIntercept
             throws IOException {
         TraceContext context = TraceContextHolder.current();
         HttpHeaders headers = request.getHeaders();
-        if (context.traceId() != null && !headers.containsKey(ResilienceHeaders.TRACE_ID)) {
-            headers.set(ResilienceHeaders.TRACE_ID, context.traceId());
-        }
-        if (context.attempt() > 0) {
-            headers.set(ResilienceHeaders.RETRY_ATTEMPT, Integer.toString(context.attempt()));
-        }
-        Deadline deadline = context.deadline();
-        if (deadline != null) {
-            long budget = deadline.remainingMillis() - marginMillis;
-            if (budget <= 0) {
-                throw DeadlineExceededException.budgetSpent(request.getMethod() + " " + request.getURI().getHost()
-                        + request.getURI().getPath());
-            }
-            headers.set(ResilienceHeaders.TIMEOUT_BUDGET_MS, Long.toString(budget));
-        }
         String operation = request.getMethod() + " " + request.getURI().getHost() + request.getURI().getPath();
+        OutboundHeaders.apply(context, marginMillis, operation, headers::containsKey, headers::set);
+        Deadline deadline = context.deadline();
         try {
             if (deadline == null || runtime == null) {
                 return execution.execute(request, body);

@@ -68,6 +68,26 @@ public final class RealServers {
         return new Jdbc(mysqlContainer.getJdbcUrl(), mysqlContainer.getUsername(), mysqlContainer.getPassword());
     }
 
+    /**
+     * Points Spring Boot's {@code spring.datasource.*} at the real MySQL-compatible server.
+     *
+     * @param registry the test's dynamic properties
+     */
+    public static void registerDataSource(org.springframework.test.context.DynamicPropertyRegistry registry) {
+        registry.add("spring.datasource.url", () -> jdbc().url());
+        registry.add("spring.datasource.username", () -> jdbc().user());
+        registry.add("spring.datasource.password", () -> jdbc().password());
+    }
+
+    /**
+     * Points Spring Boot's {@code spring.data.redis.url} at the real Redis server.
+     *
+     * @param registry the test's dynamic properties
+     */
+    public static void registerRedis(org.springframework.test.context.DynamicPropertyRegistry registry) {
+        registry.add("spring.data.redis.url", RealServers::redisUrl);
+    }
+
     private static void requireDocker(String server, String variable) {
         boolean docker;
         try {

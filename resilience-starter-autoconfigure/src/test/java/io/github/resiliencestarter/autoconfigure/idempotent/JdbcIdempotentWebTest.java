@@ -18,9 +18,7 @@ class JdbcIdempotentWebTest extends IdempotentWebContract {
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
-        registry.add("spring.datasource.url", () -> RealServers.jdbc().url());
-        registry.add("spring.datasource.username", () -> RealServers.jdbc().user());
-        registry.add("spring.datasource.password", () -> RealServers.jdbc().password());
+        RealServers.registerDataSource(registry);
     }
 
     @Autowired

@@ -17,7 +17,7 @@ class RedisIdempotentWebTest extends IdempotentWebContract {
 
     @DynamicPropertySource
     static void redis(DynamicPropertyRegistry registry) {
-        registry.add("spring.data.redis.url", RealServers::redisUrl);
+        RealServers.registerRedis(registry);
     }
 
     @Autowired

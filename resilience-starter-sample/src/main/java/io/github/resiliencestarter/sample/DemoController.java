@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.sample;
 
 import io.github.resiliencestarter.annotation.Timeout;
+import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -9,15 +10,14 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-/** Endpoints that show {@code @Timeout} and the trace context at work. */
+/** Small endpoints that show {@code @Timeout} and the trace context on their own. */
 @RestController
 public class DemoController {
 
     private static final Logger log = LoggerFactory.getLogger(DemoController.class);
 
     /**
-     * Sleeps for {@code sleepMs} under a 200 ms timeout: answers 504 with a problem body when the
-     * sleep is longer.
+     * Sleeps for {@code sleepMs} under a 200 ms timeout: 504 with a problem body when longer.
      *
      * @param sleepMs how long to work
      * @return what the call saw
@@ -33,13 +33,13 @@ public class DemoController {
     }
 
     /**
-     * Reports the trace id and remaining budget this request sees.
+     * The trace id and remaining budget this request sees.
      *
      * @return the trace id and the remaining budget in milliseconds (-1 when there is none)
      */
     @GetMapping("/demo/context")
     public Map<String, Object> context() {
-        var context = TraceContextHolder.current();
+        TraceContext context = TraceContextHolder.current();
         long remaining = context.deadline() != null ? context.deadline().remainingMillis() : -1;
         return Map.of("traceId", String.valueOf(context.traceId()), "remainingBudgetMs", remaining);
     }

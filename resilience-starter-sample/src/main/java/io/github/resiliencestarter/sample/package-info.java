@@ -1,2 +1,6 @@
-/** A small service that shows the starter end to end; the order service grows here. */
+/**
+ * The order service: {@code order} creates and pays orders, {@code inventory} reserves stock over
+ * real HTTP (same jar, its own endpoints, with fault injection), {@code BusinessProblem} renders
+ * business rule violations as RFC 9457 problems.
+ */
 package io.github.resiliencestarter.sample;

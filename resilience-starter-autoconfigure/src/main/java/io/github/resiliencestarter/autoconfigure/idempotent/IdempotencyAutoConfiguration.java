@@ -127,18 +127,18 @@ public class IdempotencyAutoConfiguration {
     /**
      * The advisor that applies {@code @Idempotent}, inside {@code @Timeout} and outside {@code @Retry}.
      *
-     * @param source the per-method settings
-     * @param scopes the caller's scope
-     * @param properties the bound properties
+     * @param source the per-method settings, looked up on first use
+     * @param scopes the caller's scope, looked up on first use
+     * @param properties the bound properties, looked up on first use
      * @return the advisor
      */
     @Bean
     @ConditionalOnMissingBean(name = "idempotentAdvisor")
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-    public ResilienceAnnotationAdvisor idempotentAdvisor(IdempotentOperationSource source,
-            IdempotencyScopeResolver scopes, IdempotencyProperties properties) {
-        return new ResilienceAnnotationAdvisor(Idempotent.class,
-                new IdempotentInterceptor(source, scopes, properties.getKeyHeader()), ResilienceAdvisorOrder.IDEMPOTENT);
+    public static ResilienceAnnotationAdvisor idempotentAdvisor(ObjectProvider<IdempotentOperationSource> source,
+            ObjectProvider<IdempotencyScopeResolver> scopes, ObjectProvider<IdempotencyProperties> properties) {
+        return new ResilienceAnnotationAdvisor(Idempotent.class, () -> new IdempotentInterceptor(source.getObject(),
+                scopes.getObject(), properties.getObject().getKeyHeader()), ResilienceAdvisorOrder.IDEMPOTENT);
     }
 
     /**

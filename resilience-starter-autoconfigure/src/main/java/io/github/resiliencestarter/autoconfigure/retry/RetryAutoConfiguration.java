@@ -104,14 +104,15 @@ public class RetryAutoConfiguration {
     /**
      * The advisor that applies {@code @Retry}.
      *
-     * @param source the per-method settings
+     * @param source the per-method settings, looked up on first use
      * @return the advisor
      */
     @Bean
     @ConditionalOnMissingBean(name = "retryAdvisor")
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-    public ResilienceAnnotationAdvisor retryAdvisor(RetryOperationSource source) {
-        return new ResilienceAnnotationAdvisor(Retry.class, new RetryInterceptor(source), ResilienceAdvisorOrder.RETRY);
+    public static ResilienceAnnotationAdvisor retryAdvisor(ObjectProvider<RetryOperationSource> source) {
+        return new ResilienceAnnotationAdvisor(Retry.class, () -> new RetryInterceptor(source.getObject()),
+                ResilienceAdvisorOrder.RETRY);
     }
 
     /** Names an annotation that proves a method idempotent to the retry safety gate. */

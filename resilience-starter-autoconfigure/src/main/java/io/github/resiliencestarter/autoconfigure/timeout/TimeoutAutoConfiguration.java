@@ -82,14 +82,14 @@ public class TimeoutAutoConfiguration {
     /**
      * The advisor that applies {@code @Timeout}.
      *
-     * @param source the per-method settings
+     * @param source the per-method settings, looked up on first use
      * @return the advisor
      */
     @Bean
     @ConditionalOnMissingBean(name = "timeoutAdvisor")
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-    public ResilienceAnnotationAdvisor timeoutAdvisor(TimeoutOperationSource source) {
-        return new ResilienceAnnotationAdvisor(Timeout.class, new TimeoutInterceptor(source),
+    public static ResilienceAnnotationAdvisor timeoutAdvisor(ObjectProvider<TimeoutOperationSource> source) {
+        return new ResilienceAnnotationAdvisor(Timeout.class, () -> new TimeoutInterceptor(source.getObject()),
                 ResilienceAdvisorOrder.TIMEOUT);
     }
 }

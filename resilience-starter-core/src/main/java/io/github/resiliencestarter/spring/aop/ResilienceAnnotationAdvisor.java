@@ -2,7 +2,9 @@ package io.github.resiliencestarter.spring.aop;
 
 import java.lang.annotation.Annotation;
 import org.aopalliance.aop.Advice;
+import java.util.function.Supplier;
 import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
 import org.springframework.aop.Pointcut;
 import org.springframework.aop.support.AbstractPointcutAdvisor;
 import org.springframework.aop.support.ComposablePointcut;
@@ -10,6 +12,10 @@ import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
 
 /**
  * Applies an interceptor to every method carrying an annotation, directly or on its class.
+ *
+ * <p>The interceptor is created on first use: advisors are instantiated very early (while
+ * post-processors are still being created), and an interceptor built then would drag its
+ * settings, stores and data sources along before every post-processor is in place.
  */
 public class ResilienceAnnotationAdvisor extends AbstractPointcutAdvisor {
 
@@ -23,14 +29,14 @@ public class ResilienceAnnotationAdvisor extends AbstractPointcutAdvisor {
      * Creates the advisor.
      *
      * @param annotationType the annotation that selects methods
-     * @param interceptor the interceptor to apply
+     * @param interceptor makes the interceptor to apply, on first use
      * @param order the advisor order, one of {@link ResilienceAdvisorOrder}
      */
-    public ResilienceAnnotationAdvisor(Class<? extends Annotation> annotationType, MethodInterceptor interceptor,
-            int order) {
+    public ResilienceAnnotationAdvisor(Class<? extends Annotation> annotationType,
+            Supplier<? extends MethodInterceptor> interceptor, int order) {
         this.pointcut = new ComposablePointcut(new AnnotationMatchingPointcut(annotationType, true))
                 .union(new AnnotationMatchingPointcut(null, annotationType, true));
-        this.interceptor = interceptor;
+        this.interceptor = new LazyInterceptor(interceptor);
         setOrder(order);
     }
 
@@ -42,5 +48,32 @@ public class ResilienceAnnotationAdvisor extends AbstractPointcutAdvisor {
     @Override
     public Advice getAdvice() {
         return interceptor;
+    }
+
+    /** Creates the real interceptor on its first invocation. */
+    private static final class LazyInterceptor implements MethodInterceptor {
+
+        private final Supplier<? extends MethodInterceptor> factory;
+
+        private volatile MethodInterceptor delegate;
+
+        LazyInterceptor(Supplier<? extends MethodInterceptor> factory) {
+            this.factory = factory;
+        }
+
+        @Override
+        public Object invoke(MethodInvocation invocation) throws Throwable {
+            MethodInterceptor current = delegate;
+            if (current == null) {
+                synchronized (this) {
+                    current = delegate;
+                    if (current == null) {
+                        current = factory.get();
+                        delegate = current;
+                    }
+                }
+            }
+            return current.invoke(invocation);
+        }
     }
 }

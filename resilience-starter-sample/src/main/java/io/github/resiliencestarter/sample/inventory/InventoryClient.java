@@ -1,0 +1,57 @@
+package io.github.resiliencestarter.sample.inventory;
+
+import io.github.resiliencestarter.annotation.Retry;
+import io.github.resiliencestarter.spring.http.DerivedIdempotencyKeyInterceptor;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.core.env.Environment;
+import org.springframework.stereotype.Component;
+import org.springframework.web.client.RestClient;
+
+/**
+ * Calls the inventory over HTTP with Boot's {@code RestClient}: the budget, trace id and attempt
+ * travel automatically, and each call carries an {@code Idempotency-Key} derived from the order's
+ * own key, which is what makes retrying it safe.
+ */
+@Component
+public class InventoryClient {
+
+    private final RestClient.Builder builder;
+
+    private final Environment environment;
+
+    private final String baseUrl;
+
+    private volatile RestClient client;
+
+    InventoryClient(RestClient.Builder builder, DerivedIdempotencyKeyInterceptor derivedKeys, Environment environment,
+            @Value("${sample.inventory-url:}") String baseUrl) {
+        this.builder = builder.clone().requestInterceptor(derivedKeys);
+        this.environment = environment;
+        this.baseUrl = baseUrl;
+    }
+
+    /**
+     * Reserves stock, retrying transient failures (5xx, timeouts, refused connections).
+     *
+     * @param orderNo the order
+     * @param productId the product
+     * @param quantity how many
+     * @return the reservation
+     */
+    @Retry(name = "inventory", idempotent = true)
+    public Reservation reserve(String orderNo, long productId, int quantity) {
+        return client().post().uri("/inventory/reserve").body(new ReserveRequest(orderNo, productId, quantity))
+                .retrieve().body(Reservation.class);
+    }
+
+    private RestClient client() {
+        RestClient current = client;
+        if (current == null) {
+            String url = baseUrl.isEmpty() ? "http://127.0.0.1:" + environment.getProperty("local.server.port")
+                    : baseUrl;
+            current = builder.baseUrl(url).build();
+            client = current;
+        }
+        return current;
+    }
+}

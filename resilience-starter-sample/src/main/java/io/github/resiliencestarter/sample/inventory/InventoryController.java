@@ -1,0 +1,84 @@
+package io.github.resiliencestarter.sample.inventory;
+
+import io.github.resiliencestarter.annotation.Idempotent;
+import io.github.resiliencestarter.annotation.Timeout;
+import io.github.resiliencestarter.context.ResilienceHeaders;
+import jakarta.validation.Valid;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RestController;
+
+/** The inventory API, with its fault injection. */
+@RestController
+public class InventoryController {
+
+    private final InventoryService inventory;
+
+    private final Faults faults;
+
+    InventoryController(InventoryService inventory, Faults faults) {
+        this.inventory = inventory;
+        this.faults = faults;
+    }
+
+    /**
+     * Reserves stock. The key is the {@code Idempotency-Key} the order service derives, so its
+     * retries and re-executions reserve once.
+     *
+     * @param request what to reserve
+     * @param budgetMs the budget granted by the caller
+     * @return the reservation
+     * @throws InterruptedException when the deadline interrupts an injected latency
+     */
+    @PostMapping("/inventory/reserve")
+    @Timeout("5s")
+    @Idempotent(name = "STOCK_RESERVE", fingerprint = "#request")
+    public Reservation reserve(@Valid @RequestBody ReserveRequest request,
+            @RequestHeader(name = ResilienceHeaders.TIMEOUT_BUDGET_MS, required = false) String budgetMs)
+            throws InterruptedException {
+        faults.apply(budgetMs);
+        return inventory.reserve(request.orderNo(), request.productId(), request.quantity());
+    }
+
+    /**
+     * Units left of a product.
+     *
+     * @param productId the product
+     * @return the product and its units
+     */
+    @GetMapping("/inventory/stock/{productId}")
+    public Map<String, Object> stock(@PathVariable long productId) {
+        return Map.of("productId", productId, "available", inventory.available(productId));
+    }
+
+    /**
+     * The current faults and the last budget received.
+     *
+     * @return the settings
+     */
+    @GetMapping("/inventory/faults")
+    public Map<String, Object> faults() {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("settings", faults.settings());
+        body.put("lastBudgetMs", faults.lastBudgetMs());
+        return body;
+    }
+
+    /**
+     * Sets the faults.
+     *
+     * @param settings latency, failure rate and failure status
+     * @return the settings now in force
+     */
+    @PutMapping("/inventory/faults")
+    public Faults.Settings setFaults(@RequestBody Faults.Settings settings) {
+        faults.set(settings);
+        return faults.settings();
+    }
+}

@@ -1,0 +1,99 @@
+package io.github.resiliencestarter.sample.order;
+
+import io.github.resiliencestarter.sample.BusinessProblem;
+import io.github.resiliencestarter.sample.inventory.InventoryClient;
+import java.time.LocalDateTime;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/** Creates and pays orders. */
+@Service
+public class OrderService {
+
+    private final OrderMapper orders;
+
+    private final InventoryClient inventory;
+
+    private final TransactionTemplate transaction;
+
+    OrderService(OrderMapper orders, InventoryClient inventory, TransactionTemplate transaction) {
+        this.orders = orders;
+        this.inventory = inventory;
+        this.transaction = transaction;
+    }
+
+    /**
+     * Creates an order: reserves stock over HTTP (retried, with a derived idempotency key), then
+     * inserts the order. The business defends itself too: an existing order number returns the
+     * existing order, which closes the Redis store's crash window.
+     *
+     * @param request the request
+     * @return the order
+     */
+    public OrderView create(OrderRequest request) {
+        Order existing = orders.findByOrderNo(request.orderNo());
+        if (existing != null) {
+            return OrderView.of(existing);
+        }
+        inventory.reserve(request.orderNo(), request.productId(), request.quantity());
+        try {
+            // the idempotency record completes in this same transaction (JDBC store)
+            return transaction.execute(status -> {
+                Order order = new Order();
+                order.setOrderNo(request.orderNo());
+                order.setUserId(request.userId());
+                order.setProductId(request.productId());
+                order.setQuantity(request.quantity());
+                order.setAmount(request.amount());
+                order.setStatus("PENDING");
+                order.setVersion(0);
+                LocalDateTime now = LocalDateTime.now();
+                order.setCreatedAt(now);
+                order.setUpdatedAt(now);
+                orders.insert(order);
+                return OrderView.of(order);
+            });
+        } catch (DuplicateKeyException raced) {
+            return OrderView.of(orders.findByOrderNo(request.orderNo()));
+        }
+    }
+
+    /**
+     * Pays an order: PENDING → PAID by a conditional update, so a repeat returns the paid order
+     * and nothing is paid twice (rule I-7).
+     *
+     * @param orderNo the order number
+     * @return the paid order
+     */
+    @Transactional
+    public OrderView pay(String orderNo) {
+        int changed = orders.markPaid(orderNo, LocalDateTime.now());
+        Order order = find(orderNo);
+        if (changed == 0 && !"PAID".equals(order.getStatus())) {
+            throw new BusinessProblem(HttpStatus.CONFLICT, "order-state",
+                    "Order " + orderNo + " is " + order.getStatus() + " and cannot be paid");
+        }
+        return OrderView.of(order);
+    }
+
+    /**
+     * Reads an order.
+     *
+     * @param orderNo the order number
+     * @return the order
+     */
+    public OrderView get(String orderNo) {
+        return OrderView.of(find(orderNo));
+    }
+
+    private Order find(String orderNo) {
+        Order order = orders.findByOrderNo(orderNo);
+        if (order == null) {
+            throw new BusinessProblem(HttpStatus.NOT_FOUND, "order-not-found", "No order " + orderNo);
+        }
+        return order;
+    }
+}

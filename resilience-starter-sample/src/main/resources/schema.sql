@@ -1,0 +1,33 @@
+-- The sample's business tables; portable between H2 (MySQL mode) and MySQL/MariaDB.
+CREATE TABLE IF NOT EXISTS orders (
+  id          BIGINT         NOT NULL AUTO_INCREMENT PRIMARY KEY,
+  order_no    VARCHAR(64)    NOT NULL,
+  user_id     BIGINT         NOT NULL,
+  product_id  BIGINT         NOT NULL,
+  quantity    INT            NOT NULL,
+  amount      DECIMAL(12, 2) NOT NULL,
+  status      VARCHAR(16)    NOT NULL,
+  version     INT            NOT NULL,
+  created_at  TIMESTAMP(3)   NOT NULL,
+  updated_at  TIMESTAMP(3)   NOT NULL,
+  CONSTRAINT uk_orders_order_no UNIQUE (order_no)
+);
+
+CREATE TABLE IF NOT EXISTS stock (
+  product_id  BIGINT NOT NULL PRIMARY KEY,
+  quantity    INT    NOT NULL,
+  version     INT    NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS stock_reservation (
+  order_no    VARCHAR(64) NOT NULL PRIMARY KEY,
+  product_id  BIGINT      NOT NULL,
+  quantity    INT         NOT NULL
+);
+
+INSERT INTO stock (product_id, quantity, version) SELECT 1, 1000000, 0 FROM DUAL
+  WHERE NOT EXISTS (SELECT 1 FROM stock WHERE product_id = 1);
+INSERT INTO stock (product_id, quantity, version) SELECT 2, 1000000, 0 FROM DUAL
+  WHERE NOT EXISTS (SELECT 1 FROM stock WHERE product_id = 2);
+INSERT INTO stock (product_id, quantity, version) SELECT 3, 1000000, 0 FROM DUAL
+  WHERE NOT EXISTS (SELECT 1 FROM stock WHERE product_id = 3);

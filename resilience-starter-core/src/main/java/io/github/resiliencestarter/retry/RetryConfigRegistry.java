@@ -4,7 +4,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
 /**
  * Default and named {@link RetryPolicy}s, and one {@link RetryBudget} per name: retries of the
@@ -16,12 +16,12 @@ public final class RetryConfigRegistry {
 
     private final Map<String, RetryPolicy> instances;
 
-    private final Supplier<RetryBudget> budgetFactory;
+    private final Function<String, RetryBudget> budgetFactory;
 
     private final ConcurrentHashMap<String, RetryBudget> budgets = new ConcurrentHashMap<>();
 
     private RetryConfigRegistry(RetryPolicy defaults, Map<String, RetryPolicy> instances,
-            Supplier<RetryBudget> budgetFactory) {
+            Function<String, RetryBudget> budgetFactory) {
         this.defaults = Objects.requireNonNull(defaults, "defaults");
         this.instances = Map.copyOf(instances);
         this.budgetFactory = Objects.requireNonNull(budgetFactory, "budgetFactory");
@@ -36,7 +36,7 @@ public final class RetryConfigRegistry {
      * @return the registry
      */
     public static RetryConfigRegistry of(RetryPolicy defaults, Map<String, RetryPolicy> instances,
-            Supplier<RetryBudget> budgetFactory) {
+            Function<String, RetryBudget> budgetFactory) {
         return new RetryConfigRegistry(defaults, instances, budgetFactory);
     }
 
@@ -46,7 +46,7 @@ public final class RetryConfigRegistry {
      * @return the registry
      */
     public static RetryConfigRegistry ofDefaults() {
-        return new RetryConfigRegistry(RetryPolicy.ofDefaults(), Map.of(), () -> RetryBudget.UNLIMITED);
+        return new RetryConfigRegistry(RetryPolicy.ofDefaults(), Map.of(), name -> RetryBudget.UNLIMITED);
     }
 
     /**
@@ -69,7 +69,7 @@ public final class RetryConfigRegistry {
      * @return the budget
      */
     public RetryBudget budget(String name) {
-        return budgets.computeIfAbsent(name, ignored -> budgetFactory.get());
+        return budgets.computeIfAbsent(name, budgetFactory);
     }
 
     /**

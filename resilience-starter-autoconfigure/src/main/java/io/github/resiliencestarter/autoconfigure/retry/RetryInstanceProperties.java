@@ -37,6 +37,13 @@ public class RetryInstanceProperties {
     /** Limit of each attempt; unset means attempts are bounded only by the deadline. */
     private Duration attemptTimeout;
 
+    /**
+     * Whether this instance's retries count against a retry budget (default true). Switch it off
+     * for retries of local contention, such as optimistic-lock conflicts, where no downstream can
+     * be overloaded.
+     */
+    private Boolean budgetEnabled;
+
     /** More failure types to retry, wherever they appear in the cause chain. */
     private List<Class<? extends Throwable>> retryFor = new ArrayList<>();
 
@@ -121,5 +128,13 @@ public class RetryInstanceProperties {
 
     public void setNoRetryFor(List<Class<? extends Throwable>> noRetryFor) {
         this.noRetryFor = noRetryFor;
+    }
+
+    public Boolean getBudgetEnabled() {
+        return budgetEnabled;
+    }
+
+    public void setBudgetEnabled(Boolean budgetEnabled) {
+        this.budgetEnabled = budgetEnabled;
     }
 }

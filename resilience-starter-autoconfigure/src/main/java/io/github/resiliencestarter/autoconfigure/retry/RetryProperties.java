@@ -142,7 +142,11 @@ public class RetryProperties extends RetryInstanceProperties {
         Map<String, RetryPolicy> named = new LinkedHashMap<>();
         instances.forEach((name, instance) -> named.put(name,
                 merge(defaults, instance, "resilience.retry.instances." + name)));
-        return RetryConfigRegistry.of(defaults, named, budget::create);
+        return RetryConfigRegistry.of(defaults, named, name -> {
+            RetryInstanceProperties instance = instances.get(name);
+            boolean exempt = instance != null && Boolean.FALSE.equals(instance.getBudgetEnabled());
+            return exempt ? RetryBudget.UNLIMITED : budget.create();
+        });
     }
 
     private RetryPolicy merge(RetryPolicy base, RetryInstanceProperties settings, String prefix) {

@@ -1,6 +1,8 @@
 package io.github.resiliencestarter.sample.inventory;
 
+import io.github.resiliencestarter.sample.BusinessProblem;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 import org.springframework.web.server.ResponseStatusException;
@@ -18,13 +20,17 @@ public class Faults {
      * @param latencyMs added latency per request
      * @param failureRate share of requests that fail, 0 to 1
      * @param failureStatus the status failed requests get
+     * @param failNext how many of the next requests fail for sure, before the rate applies
      */
-    public record Settings(long latencyMs, double failureRate, int failureStatus) {
+    public record Settings(long latencyMs, double failureRate, int failureStatus, int failNext) {
     }
 
-    private volatile Settings settings = new Settings(0, 0, 503);
+    private volatile Settings settings = new Settings(0, 0, 503, 0);
+
+    private final AtomicInteger failuresLeft = new AtomicInteger();
 
     private volatile String lastBudgetMs;
+
 
     /** @return the current settings */
     public Settings settings() {
@@ -37,11 +43,14 @@ public class Faults {
      * @param value the new settings
      */
     public void set(Settings value) {
-        if (value.failureRate() < 0 || value.failureRate() > 1 || value.latencyMs() < 0
+        if (value.failureRate() < 0 || value.failureRate() > 1 || value.latencyMs() < 0 || value.failNext() < 0
                 || HttpStatus.resolve(value.failureStatus()) == null) {
-            throw new IllegalArgumentException("latencyMs >= 0, failureRate in [0, 1], failureStatus an HTTP status");
+            // invalid settings are a 400 problem, never a 500
+            throw new BusinessProblem(HttpStatus.BAD_REQUEST, "invalid-faults",
+                    "latencyMs >= 0, failureRate within [0, 1], failNext >= 0, failureStatus an HTTP status");
         }
         this.settings = value;
+        this.failuresLeft.set(value.failNext());
     }
 
     /** @return the last {@code X-Timeout-Budget-Ms} the inventory received */
@@ -61,7 +70,8 @@ public class Faults {
         if (current.latencyMs() > 0) {
             Thread.sleep(current.latencyMs());
         }
-        if (current.failureRate() > 0 && ThreadLocalRandom.current().nextDouble() < current.failureRate()) {
+        boolean forced = failuresLeft.getAndUpdate(left -> Math.max(0, left - 1)) > 0;
+        if (forced || (current.failureRate() > 0 && ThreadLocalRandom.current().nextDouble() < current.failureRate())) {
             throw new ResponseStatusException(HttpStatus.valueOf(current.failureStatus()), "injected failure");
         }
     }

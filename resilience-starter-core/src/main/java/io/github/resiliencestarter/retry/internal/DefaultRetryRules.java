@@ -11,7 +11,9 @@ import io.github.resiliencestarter.timeout.ResilienceTimeoutException;
 import io.github.resiliencestarter.timeout.TimeoutKind;
 import io.github.resiliencestarter.timeout.TimeoutKinds;
 import io.github.resiliencestarter.timeout.TimeoutRejectedException;
+import java.io.EOFException;
 import java.net.ConnectException;
+import java.net.SocketException;
 import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
 import java.net.http.HttpConnectTimeoutException;
@@ -49,7 +51,9 @@ public final class DefaultRetryRules implements RetryRule, RetryClassifier.Retry
             return Verdict.NO_RETRY;
         }
         if (error instanceof RetryableException || isNotSent(error) || error instanceof SQLTransientException
-                || error instanceof SocketTimeoutException || error instanceof HttpTimeoutException) {
+                || error instanceof SocketTimeoutException || error instanceof HttpTimeoutException
+                || error instanceof SocketException || error instanceof EOFException) {
+            // connection reset or closed mid-answer: transient I/O, like a read timeout
             return Verdict.RETRY;
         }
         if (error instanceof ResilienceTimeoutException timeout && timeout.kind() != TimeoutKind.DEADLINE) {

@@ -24,7 +24,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * {@code resilience.retry.instances.<name>.*}, the retry budget and the safety gate.
  */
 @ConfigurationProperties("resilience.retry")
-public class RetryProperties extends RetryInstanceProperties {
+public class RetryProperties extends RetrySettings {
 
     /** Default hard cap on attempts. */
     public static final int DEFAULT_MAX_ATTEMPTS_CAP = 10;
@@ -149,7 +149,7 @@ public class RetryProperties extends RetryInstanceProperties {
         });
     }
 
-    private RetryPolicy merge(RetryPolicy base, RetryInstanceProperties settings, String prefix) {
+    private RetryPolicy merge(RetryPolicy base, RetrySettings settings, String prefix) {
         RetryPolicy.Builder builder = RetryPolicy.from(base);
         if (settings.getMaxAttempts() != null) {
             int attempts = settings.getMaxAttempts();

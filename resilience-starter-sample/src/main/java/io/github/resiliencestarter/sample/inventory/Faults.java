@@ -31,6 +31,8 @@ public class Faults {
 
     private volatile String lastBudgetMs;
 
+    private volatile String lastAttempt;
+
 
     /** @return the current settings */
     public Settings settings() {
@@ -58,14 +60,21 @@ public class Faults {
         return lastBudgetMs;
     }
 
+    /** @return the last {@code X-Retry-Attempt} the inventory received */
+    public String lastAttempt() {
+        return lastAttempt;
+    }
+
     /**
      * Applies the faults to the current request.
      *
      * @param budgetMs the budget header received, or {@code null}
+     * @param attempt the caller's attempt header, or {@code null}
      * @throws InterruptedException when the caller's deadline interrupts the latency
      */
-    public void apply(String budgetMs) throws InterruptedException {
+    public void apply(String budgetMs, String attempt) throws InterruptedException {
         lastBudgetMs = budgetMs;
+        lastAttempt = attempt;
         Settings current = settings;
         if (current.latencyMs() > 0) {
             Thread.sleep(current.latencyMs());

@@ -33,6 +33,7 @@ public class InventoryController {
      *
      * @param request what to reserve
      * @param budgetMs the budget granted by the caller
+     * @param attempt the caller's retry attempt
      * @return the reservation
      * @throws InterruptedException when the deadline interrupts an injected latency
      */
@@ -40,9 +41,10 @@ public class InventoryController {
     @Timeout("5s")
     @Idempotent(name = "STOCK_RESERVE", fingerprint = "#request")
     public Reservation reserve(@Valid @RequestBody ReserveRequest request,
-            @RequestHeader(name = ResilienceHeaders.TIMEOUT_BUDGET_MS, required = false) String budgetMs)
+            @RequestHeader(name = ResilienceHeaders.TIMEOUT_BUDGET_MS, required = false) String budgetMs,
+            @RequestHeader(name = ResilienceHeaders.RETRY_ATTEMPT, required = false) String attempt)
             throws InterruptedException {
-        faults.apply(budgetMs);
+        faults.apply(budgetMs, attempt);
         return inventory.reserve(request.orderNo(), request.productId(), request.quantity());
     }
 
@@ -67,6 +69,7 @@ public class InventoryController {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("settings", faults.settings());
         body.put("lastBudgetMs", faults.lastBudgetMs());
+        body.put("lastAttempt", faults.lastAttempt());
         return body;
     }
 

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Walks through what the starter does, against a running sample (scripts/run-sample.sh).
+# Usage: scripts/demo.sh [base-url]   (default http://127.0.0.1:8080). Needs curl and jq.
+set -euo pipefail
+
+BASE="${1:-http://127.0.0.1:8080}"
+command -v jq >/dev/null || { echo "demo.sh needs jq (apt-get install jq)"; exit 1; }
+RUN="$(date +%s)"
+say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+why() { printf '   -> %s\n' "$*"; }
+order() { # orderNo amount [extra curl args...]
+  local no="$1" amount="$2"; shift 2
+  curl -s -D /tmp/demo-headers -o /tmp/demo-body -w '%{http_code}' -X POST "$BASE/order/create" \
+    -H 'Content-Type: application/json' "$@" \
+    -d "{\"orderNo\":\"$no\",\"userId\":7,\"productId\":1,\"quantity\":1,\"amount\":$amount}"
+}
+header() { grep -i "^$1:" /tmp/demo-headers | tr -d '\r' | cut -d' ' -f2- || true; }
+faults() { curl -s -X PUT "$BASE/inventory/faults" -H 'Content-Type: application/json' -d "$1" >/dev/null; }
+stock() { curl -s "$BASE/inventory/stock/1" | jq -r .available; }
+
+faults '{"latencyMs":0,"failureRate":0,"failureStatus":503,"failNext":0}'
+
+say "1. First create"
+status=$(order "DEMO-$RUN-1" 12.50)
+echo "HTTP $status  $(cat /tmp/demo-body)"
+first=$(cat /tmp/demo-body)
+why "the key (the order number) was claimed, the order created, the result stored"
+
+say "2. The same request again"
+status=$(order "DEMO-$RUN-1" 12.50)
+echo "HTTP $status  Idempotent-Replayed: $(header Idempotent-Replayed)  $(cat /tmp/demo-body)"
+[ "$(cat /tmp/demo-body)" = "$first" ] && why "same body as the first response: replayed, not executed again"
+
+say "3. Same key, another amount"
+status=$(order "DEMO-$RUN-1" 99.00)
+echo "HTTP $status  $(jq -c '{type, detail, traceId}' /tmp/demo-body)"
+why "a reused key with a different payload is refused (422); nothing runs"
+
+say "4. 20 concurrent duplicates"
+before=$(stock)
+for i in $(seq 1 20); do
+  curl -s -o /dev/null -X POST "$BASE/order/create" -H 'Content-Type: application/json' \
+    -d "{\"orderNo\":\"DEMO-$RUN-C\",\"userId\":7,\"productId\":1,\"quantity\":1,\"amount\":1}" &
+done
+wait
+echo "stock before $before, after $(stock); order: $(curl -s "$BASE/order/DEMO-$RUN-C" | jq -c '{orderNo,status}')"
+why "one atomic claim wins; the other 19 waited for it and replayed its result: stock moved by exactly 1"
+
+say "5. Slow inventory: 5 s latency against a 2 s order deadline"
+faults '{"latencyMs":5000,"failureRate":0,"failureStatus":503,"failNext":0}'
+start=$(date +%s%N)
+status=$(order "DEMO-$RUN-T" 3.00)
+echo "HTTP $status after $(( ($(date +%s%N) - start) / 1000000 )) ms  $(jq -c '{type, traceId}' /tmp/demo-body)"
+why "the deadline interrupted the call: 504 problem with the trace id; the key was released"
+faults '{"latencyMs":0,"failureRate":0,"failureStatus":503,"failNext":0}'
+status=$(order "DEMO-$RUN-T" 3.00)
+echo "retry with the same key: HTTP $status  $(jq -c '{orderNo,status}' /tmp/demo-body)"
+why "the client's retry with the same key completes the order, once"
+
+say "6. Flaky inventory: the next 2 reservations fail with 503"
+faults '{"latencyMs":0,"failureRate":0,"failureStatus":503,"failNext":2}'
+status=$(order "DEMO-$RUN-F" 4.00 -H 'X-Timeout-Budget-Ms: 1500')
+echo "HTTP $status  $(jq -c '{orderNo,status}' /tmp/demo-body)"
+seen=$(curl -s "$BASE/inventory/faults")
+echo "the inventory's last request was attempt $(echo "$seen" | jq -r .lastAttempt) (X-Retry-Attempt)"
+why "the inventory call was retried with back-off and jitter; the same derived Idempotency-Key each time"
+echo "budget the inventory saw: $(echo "$seen" | jq -r .lastBudgetMs) ms (we sent 1500)"
+why "the budget shrinks on every hop: the inventory got what was left minus a safety margin"
+
+say "7. Paying twice"
+curl -s -X POST "$BASE/order/DEMO-$RUN-1/pay" | jq -c '{orderNo,status,version}'
+curl -s -X POST "$BASE/order/DEMO-$RUN-1/pay" | jq -c '{orderNo,status,version}'
+why "PENDING -> PAID is a conditional update: the repeat changes nothing (version stays 1)"
+
+say "8. Bad input"
+curl -s -X POST "$BASE/order/create" -H 'Content-Type: application/json' -d '{"orderNo":"","quantity":0}' \
+  | jq -c '{status, title}'
+why "validation failures are 400 problems; nothing is stored"
+
+faults '{"latencyMs":0,"failureRate":0,"failureStatus":503,"failNext":0}'
+say "Done. Logs carry the trace id of each request in [brackets]."

@@ -1,7 +1,10 @@
 package io.github.resiliencestarter.autoconfigure.propagation;
 
 import io.github.resiliencestarter.autoconfigure.ConditionalOnResilienceEnabled;
+import io.github.resiliencestarter.micrometer.TraceContextAccessor;
 import io.github.resiliencestarter.spring.jdbc.DeadlineBoundDataSourcePostProcessor;
+import io.github.resiliencestarter.spring.redis.DeadlineBoundRedisConnectionFactoryPostProcessor;
+import io.micrometer.context.ContextRegistry;
 import io.github.resiliencestarter.spring.task.TraceContextTaskDecorator;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -10,6 +13,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.core.task.TaskDecorator;
 
 /**
@@ -43,5 +47,36 @@ public class PropagationAutoConfiguration {
     @ConditionalOnBooleanProperty(name = "resilience.propagation.bound-jdbc-statements")
     public static DeadlineBoundDataSourcePostProcessor deadlineBoundDataSourcePostProcessor() {
         return new DeadlineBoundDataSourcePostProcessor();
+    }
+
+    /**
+     * Refuses Redis commands once the budget is spent.
+     *
+     * @return the post-processor
+     */
+    @Bean
+    @ConditionalOnClass(name = "org.springframework.data.redis.connection.RedisConnectionFactory")
+    @ConditionalOnBooleanProperty(name = "resilience.propagation.bound-redis-commands")
+    public static DeadlineBoundRedisConnectionFactoryPostProcessor deadlineBoundRedisConnectionFactoryPostProcessor() {
+        return new DeadlineBoundRedisConnectionFactoryPostProcessor();
+    }
+
+    /** Micrometer context-propagation, when present: the trace context travels with its snapshots. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "io.micrometer.context.ContextRegistry")
+    static class ContextPropagation {
+
+        /**
+         * Registers the trace context with Micrometer's context registry.
+         *
+         * @return the registered accessor
+         */
+        @Bean
+        @ConditionalOnMissingBean
+        TraceContextAccessor traceContextAccessor() {
+            TraceContextAccessor accessor = new TraceContextAccessor();
+            ContextRegistry.getInstance().registerThreadLocalAccessor(accessor);
+            return accessor;
+        }
     }
 }

@@ -9,6 +9,9 @@ public class PropagationProperties {
     /** Whether every DataSource bean bounds its statements by the request's remaining budget (opt-in). */
     private boolean boundJdbcStatements;
 
+    /** Whether every RedisConnectionFactory bean refuses commands once the request's budget is spent (opt-in). */
+    private boolean boundRedisCommands;
+
     /** Whether Boot's task executor (and so @Async) carries the trace context and MDC. */
     private boolean taskExecutors = true;
 
@@ -18,6 +21,14 @@ public class PropagationProperties {
 
     public void setBoundJdbcStatements(boolean boundJdbcStatements) {
         this.boundJdbcStatements = boundJdbcStatements;
+    }
+
+    public boolean isBoundRedisCommands() {
+        return boundRedisCommands;
+    }
+
+    public void setBoundRedisCommands(boolean boundRedisCommands) {
+        this.boundRedisCommands = boundRedisCommands;
     }
 
     public boolean isTaskExecutors() {

@@ -1,2 +1,6 @@
-/** Micrometer integrations: the trace context as a context-propagation {@code ThreadLocalAccessor}. */
+/**
+ * Micrometer integrations: meters for the three annotations and the idempotency store, and the
+ * trace context as a context-propagation {@code ThreadLocalAccessor}. Tags are low-cardinality
+ * only: operation names and outcomes, never keys or trace ids.
+ */
 package io.github.resiliencestarter.micrometer;

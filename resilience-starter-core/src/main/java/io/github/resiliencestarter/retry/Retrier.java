@@ -119,6 +119,7 @@ public final class Retrier {
             throw DeadlineExceededException.budgetSpent(operation);
         }
         policy.budget().recordCall();
+        long callStarted = ticker.read();
         RandomGenerator rnd = random != null ? random : ThreadLocalRandom.current();
         List<Throwable> earlier = null;
         long previousDelay = 0;
@@ -133,7 +134,7 @@ public final class Retrier {
             }
             if (failure == null && (policy.retryOnResult() == null || !policy.retryOnResult().test(result))) {
                 observer.onComplete(operation, attempt == 1 ? RetryOutcome.SUCCESS_WITHOUT_RETRY
-                        : RetryOutcome.SUCCESS_WITH_RETRY, attempt);
+                        : RetryOutcome.SUCCESS_WITH_RETRY, attempt, ticker.read() - callStarted);
                 return result;
             }
             Stop stop = null;
@@ -154,10 +155,10 @@ public final class Retrier {
             if (stop != null) {
                 if (failure == null) {
                     // results kept asking for a retry: the last one is still the answer
-                    observer.onComplete(operation, outcome(attempt, stop), attempt);
+                    observer.onComplete(operation, outcome(attempt, stop), attempt, ticker.read() - callStarted);
                     return result;
                 }
-                throw finish(failure, earlier, attempt, stop);
+                throw finish(failure, earlier, attempt, stop, callStarted);
             }
             if (failure != null) {
                 if (earlier == null) {
@@ -174,7 +175,7 @@ public final class Retrier {
                     throw ex;
                 }
                 earlier.remove(earlier.size() - 1);
-                throw finish(failure, earlier, attempt, Stop.INTERRUPTED);
+                throw finish(failure, earlier, attempt, Stop.INTERRUPTED, callStarted);
             }
             previousDelay = delay;
         }
@@ -212,7 +213,7 @@ public final class Retrier {
         }
     }
 
-    private Throwable finish(Throwable error, List<Throwable> earlier, int attempts, Stop stop) {
+    private Throwable finish(Throwable error, List<Throwable> earlier, int attempts, Stop stop, long callStarted) {
         if (earlier != null) {
             int attached = 0;
             for (Throwable previous : earlier) {
@@ -228,7 +229,7 @@ public final class Retrier {
             // R-S1: one line per failed call, with the trace id from the MDC; the error is rethrown
             log.warn("{} failed after {} attempt(s), {}: {}", operation, attempts, stop.reason, error.toString());
         }
-        observer.onComplete(operation, outcome, attempts);
+        observer.onComplete(operation, outcome, attempts, ticker.read() - callStarted);
         return error;
     }
 

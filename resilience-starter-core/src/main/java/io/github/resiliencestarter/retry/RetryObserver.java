@@ -30,4 +30,17 @@ public interface RetryObserver {
      */
     default void onComplete(String operation, RetryOutcome outcome, int attempts) {
     }
+
+    /**
+     * The call ended, with the time it took; by default the same as
+     * {@link #onComplete(String, RetryOutcome, int)}.
+     *
+     * @param operation the operation name
+     * @param outcome how it ended
+     * @param attempts the attempts made
+     * @param nanos the whole call's duration, waits included
+     */
+    default void onComplete(String operation, RetryOutcome outcome, int attempts, long nanos) {
+        onComplete(operation, outcome, attempts);
+    }
 }

@@ -78,16 +78,30 @@ public final class TimeoutGuard {
      * @throws Throwable whatever the work threw, unchanged
      */
     public <T> T call(CheckedCallable<T> work) throws Throwable {
+        long started = runtime.ticker().read();
         TraceContext outer = TraceContextHolder.current();
-        Deadline local = Deadline.after(config.timeout(), runtime.ticker());
+        Deadline local = Deadline.afterNanos(config.timeout().toNanos(), runtime.ticker());
         TraceContext inner = config.inheritDeadline() ? outer.withDeadline(local)
                 : outer.withoutDeadline().withDeadline(local);
         Deadline effective = inner.deadline();
         if (effective.isExpired()) {
+            runtime.observer().onOutcome(operation, TimeoutOutcome.BUDGET_SPENT, 0);
             throw DeadlineExceededException.budgetSpent(operation);
         }
-        return config.mode() == TimeoutMode.INTERRUPT ? interrupting(work, inner, effective)
-                : offloaded(work, inner, effective);
+        TimeoutOutcome outcome = TimeoutOutcome.SUCCESS;
+        try {
+            return config.mode() == TimeoutMode.INTERRUPT ? interrupting(work, inner, effective)
+                    : offloaded(work, inner, effective);
+        } catch (DeadlineExceededException ex) {
+            // ours, or an inner one on the same deadline; an inner, shorter limit is the inner's business
+            outcome = effective.isExpired() ? TimeoutOutcome.TIMEOUT : TimeoutOutcome.SUCCESS;
+            throw ex;
+        } catch (TimeoutRejectedException ex) {
+            outcome = TimeoutOutcome.REJECTED;
+            throw ex;
+        } finally {
+            runtime.observer().onOutcome(operation, outcome, runtime.ticker().read() - started);
+        }
     }
 
     private <T> T offloaded(CheckedCallable<T> work, TraceContext inner, Deadline effective) throws Throwable {

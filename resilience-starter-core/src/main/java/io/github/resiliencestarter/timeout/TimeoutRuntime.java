@@ -32,12 +32,15 @@ public final class TimeoutRuntime implements AutoCloseable {
 
     private final Duration awaitTermination;
 
+    private final TimeoutObserver observer;
+
     private TimeoutRuntime(Builder builder) {
         this.executor = builder.executor != null ? builder.executor : TimeoutExecutors.newBoundedExecutor();
         this.timer = new InterruptTimer(TIMER_THREAD_NAME);
         this.propagator = builder.propagator;
         this.ticker = builder.ticker;
         this.awaitTermination = builder.awaitTermination;
+        this.observer = builder.observer;
     }
 
     /**
@@ -74,6 +77,10 @@ public final class TimeoutRuntime implements AutoCloseable {
         return ticker;
     }
 
+    TimeoutObserver observer() {
+        return observer;
+    }
+
     /** Stops accepting work, waits up to the configured time for running work, then interrupts it. */
     @Override
     public void close() {
@@ -100,7 +107,20 @@ public final class TimeoutRuntime implements AutoCloseable {
 
         private Duration awaitTermination = DEFAULT_AWAIT_TERMINATION;
 
+        private TimeoutObserver observer = TimeoutObserver.NOOP;
+
         private Builder() {
+        }
+
+        /**
+         * Who hears how guarded calls end (metrics).
+         *
+         * @param value the observer
+         * @return this builder
+         */
+        public Builder observer(TimeoutObserver value) {
+            this.observer = Objects.requireNonNull(value, "observer");
+            return this;
         }
 
         /**

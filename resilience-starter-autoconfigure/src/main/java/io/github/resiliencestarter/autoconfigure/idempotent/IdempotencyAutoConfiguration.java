@@ -7,6 +7,7 @@ import io.github.resiliencestarter.autoconfigure.retry.RetryAutoConfiguration;
 import io.github.resiliencestarter.idempotent.IdempotencyConfig;
 import io.github.resiliencestarter.idempotent.IdempotencyObserver;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
+import io.github.resiliencestarter.idempotent.IdempotencyStoreDecorator;
 import io.github.resiliencestarter.idempotent.IdempotentExecutor;
 import io.github.resiliencestarter.idempotent.ResponseCodec;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyPurger;
@@ -97,13 +98,15 @@ public class IdempotencyAutoConfiguration {
      * @param store the store
      * @param codec the codec
      * @param observer hears outcomes, when one is defined
+     * @param decorator wraps the store for the executor (metrics), when one is defined
      * @return the executor
      */
     @Bean
     @ConditionalOnMissingBean
     public IdempotentExecutor idempotentExecutor(IdempotencyStore store, ResponseCodec codec,
-            ObjectProvider<IdempotencyObserver> observer) {
-        return IdempotentExecutor.builder(store).codec(codec)
+            ObjectProvider<IdempotencyObserver> observer, ObjectProvider<IdempotencyStoreDecorator> decorator) {
+        IdempotencyStoreDecorator wrap = decorator.getIfAvailable(() -> plain -> plain);
+        return IdempotentExecutor.builder(wrap.decorate(store)).codec(codec)
                 .observer(observer.getIfAvailable(() -> IdempotencyObserver.NOOP)).build();
     }
 

@@ -9,6 +9,7 @@ import io.github.resiliencestarter.spring.aop.ResilienceAnnotationAdvisor;
 import io.github.resiliencestarter.spring.aop.TimeoutInterceptor;
 import io.github.resiliencestarter.spring.aop.TimeoutOperationSource;
 import io.github.resiliencestarter.timeout.TimeoutConfigRegistry;
+import io.github.resiliencestarter.timeout.TimeoutObserver;
 import io.github.resiliencestarter.timeout.TimeoutRuntime;
 import io.github.resiliencestarter.timeout.support.TimeoutExecutors;
 import org.springframework.beans.factory.ObjectProvider;
@@ -49,17 +50,20 @@ public class TimeoutAutoConfiguration {
      *
      * @param properties the bound properties
      * @param propagators extra thread-bound state to carry to workers
+     * @param observer hears outcomes (metrics), when one is defined
      * @return the runtime
      */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    public TimeoutRuntime timeoutRuntime(TimeoutProperties properties, ObjectProvider<ContextPropagator> propagators) {
+    public TimeoutRuntime timeoutRuntime(TimeoutProperties properties, ObjectProvider<ContextPropagator> propagators,
+            ObjectProvider<TimeoutObserver> observer) {
         TimeoutProperties.Executor executor = properties.getExecutor();
         return TimeoutRuntime.builder()
                 .executor(TimeoutExecutors.newBoundedExecutor(executor.getThreadNamePrefix(), executor.getCoreSize(),
                         executor.getMaxSize(), executor.getQueueCapacity(), executor.getKeepAlive()))
                 .propagator(ContextPropagator.composite(propagators.orderedStream().toList()))
                 .awaitTermination(executor.getAwaitTermination())
+                .observer(observer.getIfAvailable(() -> TimeoutObserver.NOOP))
                 .build();
     }
 

@@ -58,6 +58,15 @@ public class IdempotentOperationSource implements AnnotatedMethodResolver {
         return cache.get(method, targetClass);
     }
 
+    /**
+     * Every operation resolved so far, for the actuator endpoint.
+     *
+     * @return a snapshot
+     */
+    public java.util.List<IdempotentOperation> operations() {
+        return cache.resolved();
+    }
+
     @Override
     public Class<? extends Annotation> annotationType() {
         return Idempotent.class;

@@ -52,6 +52,16 @@ public final class MethodOperationCache<O> {
         return cached == ABSENT ? null : (O) cached;
     }
 
+    /**
+     * The operations resolved so far (annotated methods only), for the actuator endpoint.
+     *
+     * @return a snapshot
+     */
+    @SuppressWarnings("unchecked")
+    public java.util.List<O> resolved() {
+        return cache.values().stream().filter(value -> value != ABSENT).map(value -> (O) value).toList();
+    }
+
     private record Key(Method method, Class<?> targetClass) {
 
         @Override

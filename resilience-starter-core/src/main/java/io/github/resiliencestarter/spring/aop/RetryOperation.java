@@ -9,6 +9,8 @@ import io.github.resiliencestarter.retry.Retrier;
  * @param name the operation name ({@code SimpleClassName.method})
  * @param retrier the retrier
  * @param fallback the fallback, or {@code null}
+ * @param declaredIdempotent whether the method passed the safety gate only by
+ *     {@code @Retry(idempotent = true)}
  */
-public record RetryOperation(String name, Retrier retrier, FallbackMethod fallback) {
+public record RetryOperation(String name, Retrier retrier, FallbackMethod fallback, boolean declaredIdempotent) {
 }

@@ -76,6 +76,15 @@ public class RetryOperationSource implements AnnotatedMethodResolver {
         return cache.get(method, targetClass);
     }
 
+    /**
+     * Every operation resolved so far, for the actuator endpoint.
+     *
+     * @return a snapshot
+     */
+    public java.util.List<RetryOperation> operations() {
+        return cache.resolved();
+    }
+
     @Override
     public Class<? extends Annotation> annotationType() {
         return Retry.class;
@@ -134,7 +143,8 @@ public class RetryOperationSource implements AnnotatedMethodResolver {
         FallbackMethod fallback = FallbackMethod.resolve("@Retry", annotation.fallbackMethod(), method, owner);
         Retrier retrier = Retrier.builder(name, policy.build()).observer(observer).timeoutRuntime(timeoutRuntime)
                 .build();
-        return new RetryOperation(name, retrier, fallback);
+        boolean declaredOnly = annotation.idempotent() && !safetyGate.isProvenSafe(method, annotation);
+        return new RetryOperation(name, retrier, fallback, declaredOnly);
     }
 
     private void applySafetyGate(Method method, Retry annotation, String described, RetryPolicy.Builder policy) {

@@ -55,9 +55,18 @@ public final class RetrySafetyGate {
      * @return {@code true} when safe
      */
     public boolean isSafe(Method method, Retry retry) {
-        if (retry.idempotent()) {
-            return true;
-        }
+        return retry.idempotent() || isProvenSafe(method, retry);
+    }
+
+    /**
+     * Whether {@code method} is safe to repeat for a reason other than its own declaration: an
+     * idempotency annotation, an idempotent HTTP method, or retries of unsent requests only.
+     *
+     * @param method the annotated method
+     * @param retry its annotation
+     * @return {@code true} when safe without {@code idempotent = true}
+     */
+    public boolean isProvenSafe(Method method, Retry retry) {
         for (Class<? extends Annotation> annotation : idempotencyAnnotations) {
             if (AnnotatedElementUtils.hasAnnotation(method, annotation)) {
                 return true;

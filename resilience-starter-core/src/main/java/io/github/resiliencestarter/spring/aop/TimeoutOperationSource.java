@@ -50,6 +50,15 @@ public class TimeoutOperationSource implements AnnotatedMethodResolver {
         return cache.get(method, targetClass);
     }
 
+    /**
+     * Every operation resolved so far, for the actuator endpoint.
+     *
+     * @return a snapshot
+     */
+    public java.util.List<TimeoutOperation> operations() {
+        return cache.resolved();
+    }
+
     @Override
     public Class<? extends Annotation> annotationType() {
         return Timeout.class;

@@ -1,0 +1,138 @@
+package io.github.resiliencestarter.autoconfigure.observability;
+
+import io.github.resiliencestarter.autoconfigure.ConditionalOnResilienceEnabled;
+import io.github.resiliencestarter.autoconfigure.idempotent.IdempotencyAutoConfiguration;
+import io.github.resiliencestarter.autoconfigure.idempotent.IdempotencyProperties;
+import io.github.resiliencestarter.autoconfigure.retry.RetryAutoConfiguration;
+import io.github.resiliencestarter.autoconfigure.timeout.TimeoutAutoConfiguration;
+import io.github.resiliencestarter.idempotent.IdempotencyStore;
+import io.github.resiliencestarter.idempotent.IdempotencyStoreDecorator;
+import io.github.resiliencestarter.micrometer.MeteredIdempotencyStore;
+import io.github.resiliencestarter.micrometer.ResilienceMetrics;
+import io.github.resiliencestarter.retry.RetryConfigRegistry;
+import io.github.resiliencestarter.spring.actuate.IdempotencyStoreHealthIndicator;
+import io.github.resiliencestarter.spring.actuate.ResilienceAdvisor;
+import io.github.resiliencestarter.spring.actuate.ResilienceEndpoint;
+import io.github.resiliencestarter.spring.aop.IdempotentOperationSource;
+import io.github.resiliencestarter.spring.aop.RetryOperationSource;
+import io.github.resiliencestarter.spring.aop.TimeoutOperationSource;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.autoconfigure.health.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Metrics (when Micrometer has a registry), the idempotency store's health and the
+ * {@code resilience} endpoint with its advisor (when Actuator is present).
+ */
+@AutoConfiguration(after = {MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
+    TimeoutAutoConfiguration.class, RetryAutoConfiguration.class, IdempotencyAutoConfiguration.class},
+        afterName = "org.springframework.boot.actuate.autoconfigure.metrics.export.simple.SimpleMetricsExportAutoConfiguration")
+@ConditionalOnResilienceEnabled
+@EnableConfigurationProperties(ObservabilityProperties.class)
+public class ObservabilityAutoConfiguration {
+
+    /** Micrometer meters. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(MeterRegistry.class)
+    @ConditionalOnBean(MeterRegistry.class)
+    @ConditionalOnBooleanProperty(name = "resilience.observability.metrics", matchIfMissing = true)
+    static class Metrics {
+
+        /**
+         * Records timeout, retry and idempotency outcomes.
+         *
+         * @param registry the registry
+         * @return the recorder
+         */
+        @Bean
+        @ConditionalOnMissingBean
+        ResilienceMetrics resilienceMetrics(MeterRegistry registry) {
+            return new ResilienceMetrics(registry);
+        }
+
+        /**
+         * Times the idempotency store's operations.
+         *
+         * @param registry the registry
+         * @return the decorator
+         */
+        @Bean
+        @ConditionalOnMissingBean
+        IdempotencyStoreDecorator meteredIdempotencyStore(MeterRegistry registry) {
+            return store -> new MeteredIdempotencyStore(store, registry);
+        }
+    }
+
+    /** Actuator: health, endpoint, advisor. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.boot.actuate.endpoint.annotation.Endpoint")
+    static class Actuator {
+
+        /**
+         * The idempotency store's health.
+         *
+         * @param store the store
+         * @param properties the idempotency properties
+         * @return the indicator
+         */
+        @Bean
+        @ConditionalOnBean(IdempotencyStore.class)
+        @ConditionalOnMissingBean(name = "resilienceIdempotencyHealthIndicator")
+        @ConditionalOnEnabledHealthIndicator("resilienceIdempotency")
+        IdempotencyStoreHealthIndicator resilienceIdempotencyHealthIndicator(IdempotencyStore store,
+                ObjectProvider<IdempotencyProperties> properties) {
+            IdempotencyProperties settings = properties.getIfAvailable();
+            return new IdempotencyStoreHealthIndicator(store, settings != null && settings.isFailOpen());
+        }
+
+        /**
+         * The advisor (T-2, R-3, R-1 warnings).
+         *
+         * @param timeouts the timeout methods
+         * @param retries the retry methods
+         * @param metrics the timers, when metrics are on
+         * @param properties the bound properties
+         * @return the advisor
+         */
+        @Bean
+        @ConditionalOnMissingBean
+        ResilienceAdvisor resilienceAdvisor(ObjectProvider<TimeoutOperationSource> timeouts,
+                ObjectProvider<RetryOperationSource> retries, ObjectProvider<ResilienceMetrics> metrics,
+                ObservabilityProperties properties) {
+            return new ResilienceAdvisor(timeouts.getIfAvailable(), retries.getIfAvailable(),
+                    metrics.getIfAvailable(), properties.getAdvisorMinSamples());
+        }
+
+        /**
+         * {@code /actuator/resilience}.
+         *
+         * @param timeouts the timeout methods
+         * @param retries the retry methods
+         * @param idempotents the idempotent methods
+         * @param store the store
+         * @param retryRegistry the budgets
+         * @param advisor the advisor
+         * @return the endpoint
+         */
+        @Bean
+        @ConditionalOnMissingBean
+        @ConditionalOnAvailableEndpoint
+        ResilienceEndpoint resilienceEndpoint(ObjectProvider<TimeoutOperationSource> timeouts,
+                ObjectProvider<RetryOperationSource> retries, ObjectProvider<IdempotentOperationSource> idempotents,
+                ObjectProvider<IdempotencyStore> store, ObjectProvider<RetryConfigRegistry> retryRegistry,
+                ObjectProvider<ResilienceAdvisor> advisor) {
+            return new ResilienceEndpoint(timeouts, retries, idempotents, store, retryRegistry, advisor);
+        }
+    }
+}

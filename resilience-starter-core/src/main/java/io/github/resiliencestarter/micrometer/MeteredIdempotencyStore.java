@@ -1,0 +1,100 @@
+package io.github.resiliencestarter.micrometer;
+
+import io.github.resiliencestarter.idempotent.ClaimResult;
+import io.github.resiliencestarter.idempotent.IdempotencyRecord;
+import io.github.resiliencestarter.idempotent.IdempotencyStore;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.function.Supplier;
+
+/**
+ * Times every operation of an idempotency store ({@value #STORE_OPERATIONS}, tags
+ * {@code operation} and {@code store}).
+ */
+public class MeteredIdempotencyStore implements IdempotencyStore {
+
+    /** Timer of store operations. */
+    public static final String STORE_OPERATIONS = "resilience.idempotent.store";
+
+    private final IdempotencyStore delegate;
+
+    private final Timer claim;
+
+    private final Timer complete;
+
+    private final Timer release;
+
+    private final Timer extend;
+
+    private final Timer find;
+
+    /**
+     * Wraps a store.
+     *
+     * @param delegate the store
+     * @param registry where the timers live
+     */
+    public MeteredIdempotencyStore(IdempotencyStore delegate, MeterRegistry registry) {
+        this.delegate = delegate;
+        String store = delegate.getClass().getSimpleName();
+        this.claim = timer(registry, "claim", store);
+        this.complete = timer(registry, "complete", store);
+        this.release = timer(registry, "release", store);
+        this.extend = timer(registry, "extend_lease", store);
+        this.find = timer(registry, "find", store);
+    }
+
+    /**
+     * The wrapped store.
+     *
+     * @return the store
+     */
+    public IdempotencyStore delegate() {
+        return delegate;
+    }
+
+    @Override
+    public ClaimResult claim(String key, String name, String fingerprint, String ownerToken, long leaseMillis,
+            long ttlMillis) {
+        return timed(claim, () -> delegate.claim(key, name, fingerprint, ownerToken, leaseMillis, ttlMillis));
+    }
+
+    @Override
+    public boolean complete(String key, String ownerToken, String response, String responseType, long ttlMillis) {
+        return timed(complete, () -> delegate.complete(key, ownerToken, response, responseType, ttlMillis));
+    }
+
+    @Override
+    public boolean release(String key, String ownerToken) {
+        return timed(release, () -> delegate.release(key, ownerToken));
+    }
+
+    @Override
+    public boolean extendLease(String key, String ownerToken, long leaseMillis) {
+        return timed(extend, () -> delegate.extendLease(key, ownerToken, leaseMillis));
+    }
+
+    @Override
+    public IdempotencyRecord find(String key) {
+        return timed(find, () -> delegate.find(key));
+    }
+
+    @Override
+    public void ping() {
+        delegate.ping();
+    }
+
+    private static Timer timer(MeterRegistry registry, String operation, String store) {
+        return Timer.builder(STORE_OPERATIONS).tag("operation", operation).tag("store", store)
+                .description("Idempotency store operations").register(registry);
+    }
+
+    private static <T> T timed(Timer timer, Supplier<T> operation) {
+        long start = System.nanoTime();
+        try {
+            return operation.get();
+        } finally {
+            timer.record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
+        }
+    }
+}

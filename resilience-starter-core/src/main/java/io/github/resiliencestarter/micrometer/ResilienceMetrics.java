@@ -1,0 +1,111 @@
+package io.github.resiliencestarter.micrometer;
+
+import io.github.resiliencestarter.idempotent.IdempotencyObserver;
+import io.github.resiliencestarter.idempotent.IdempotencyOutcome;
+import io.github.resiliencestarter.retry.RetryObserver;
+import io.github.resiliencestarter.retry.RetryOutcome;
+import io.github.resiliencestarter.timeout.TimeoutObserver;
+import io.github.resiliencestarter.timeout.TimeoutOutcome;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * Records what the three annotations do as Micrometer meters (DESIGN §9):
+ *
+ * <ul>
+ * <li>{@value #TIMEOUT_CALLS}: timer, tags {@code name}, {@code outcome} (success, timeout,
+ * rejected, budget_spent); publishes p50/p99 so the timeout advisor can compare;</li>
+ * <li>{@value #RETRY_CALLS}: timer, tags {@code name}, {@code outcome} (success_without_retry,
+ * success_with_retry, failed_with_retry, failed_without_retry, budget_denied);</li>
+ * <li>{@value #RETRY_ATTEMPTS}: counter of attempts, tag {@code name};</li>
+ * <li>{@value #IDEMPOTENT_CALLS}: counter, tags {@code name}, {@code outcome} (executed, replayed,
+ * in_progress, key_reused, store_error, lease_lost).</li>
+ * </ul>
+ *
+ * Meters are created once per name and outcome and cached, so recording costs a map lookup.
+ */
+public class ResilienceMetrics implements TimeoutObserver, RetryObserver, IdempotencyObserver {
+
+    /** Timer of {@code @Timeout} calls. */
+    public static final String TIMEOUT_CALLS = "resilience.timeout.calls";
+
+    /** Timer of {@code @Retry} calls. */
+    public static final String RETRY_CALLS = "resilience.retry.calls";
+
+    /** Counter of {@code @Retry} attempts. */
+    public static final String RETRY_ATTEMPTS = "resilience.retry.attempts";
+
+    /** Counter of {@code @Idempotent} calls. */
+    public static final String IDEMPOTENT_CALLS = "resilience.idempotent.calls";
+
+    private final MeterRegistry registry;
+
+    private final Map<String, Timer[]> timeoutTimers = new ConcurrentHashMap<>();
+
+    private final Map<String, Timer[]> retryTimers = new ConcurrentHashMap<>();
+
+    private final Map<String, Counter> retryAttempts = new ConcurrentHashMap<>();
+
+    private final Map<String, Counter[]> idempotentCounters = new ConcurrentHashMap<>();
+
+    /**
+     * Creates the recorder.
+     *
+     * @param registry where the meters live
+     */
+    public ResilienceMetrics(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    @Override
+    public void onOutcome(String operation, TimeoutOutcome outcome, long nanos) {
+        timeoutTimers.computeIfAbsent(operation, name -> timers(TIMEOUT_CALLS, name, TimeoutOutcome.values(),
+                TimeoutOutcome::tag))[outcome.ordinal()].record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void onComplete(String operation, RetryOutcome outcome, int attempts, long nanos) {
+        retryTimers.computeIfAbsent(operation, name -> timers(RETRY_CALLS, name, RetryOutcome.values(),
+                RetryOutcome::tag))[outcome.ordinal()].record(nanos, TimeUnit.NANOSECONDS);
+        retryAttempts.computeIfAbsent(operation, name -> Counter.builder(RETRY_ATTEMPTS).tag("name", name)
+                .description("Attempts made by @Retry, first attempts included").register(registry)).increment(attempts);
+    }
+
+    @Override
+    public void onOutcome(String operation, IdempotencyOutcome outcome) {
+        idempotentCounters.computeIfAbsent(operation, name -> {
+            IdempotencyOutcome[] outcomes = IdempotencyOutcome.values();
+            Counter[] counters = new Counter[outcomes.length];
+            for (IdempotencyOutcome each : outcomes) {
+                counters[each.ordinal()] = Counter.builder(IDEMPOTENT_CALLS).tag("name", name)
+                        .tag("outcome", each.tag()).description("@Idempotent calls by outcome").register(registry);
+            }
+            return counters;
+        })[outcome.ordinal()].increment();
+    }
+
+    /**
+     * The timer of a {@code @Timeout} operation's successful calls, for the timeout advisor.
+     *
+     * @param operation the operation name
+     * @return the timer, or {@code null} when the operation never ran
+     */
+    public Timer timeoutSuccesses(String operation) {
+        Timer[] timers = timeoutTimers.get(operation);
+        return timers == null ? null : timers[TimeoutOutcome.SUCCESS.ordinal()];
+    }
+
+    private <E extends Enum<E>> Timer[] timers(String meter, String name, E[] outcomes, Function<E, String> tag) {
+        Timer[] timers = new Timer[outcomes.length];
+        for (E outcome : outcomes) {
+            timers[outcome.ordinal()] = Timer.builder(meter).tag("name", name).tag("outcome", tag.apply(outcome))
+                    .publishPercentiles(0.5, 0.99).description("Calls by outcome").register(registry);
+        }
+        return timers;
+    }
+}

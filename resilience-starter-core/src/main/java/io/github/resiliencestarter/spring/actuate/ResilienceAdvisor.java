@@ -1,0 +1,136 @@
+package io.github.resiliencestarter.spring.actuate;
+
+import io.github.resiliencestarter.micrometer.ResilienceMetrics;
+import io.github.resiliencestarter.retry.BackOff;
+import io.github.resiliencestarter.retry.RetryPolicy;
+import io.github.resiliencestarter.spring.aop.RetryOperation;
+import io.github.resiliencestarter.spring.aop.RetryOperationSource;
+import io.github.resiliencestarter.spring.aop.TimeoutOperation;
+import io.github.resiliencestarter.spring.aop.TimeoutOperationSource;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.distribution.ValueAtPercentile;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Checks the effective settings against the rules that can only be checked with data or across
+ * annotations (rule O-5): a timeout below 1.3 × the observed p99 of successful calls (T-2, once
+ * enough calls were seen); a retry loop whose worst case cannot fit the method's own timeout
+ * (R-3); a retry that rests only on {@code @Retry(idempotent = true)} (R-1). Each warning is also
+ * logged once.
+ */
+public class ResilienceAdvisor {
+
+    /** Headroom a timeout should keep above the downstream p99 (rule T-2). */
+    public static final double P99_HEADROOM = 1.3;
+
+    /** Successful calls needed before the p99 is trusted. */
+    public static final long DEFAULT_MIN_SAMPLES = 100;
+
+    private static final Logger log = LoggerFactory.getLogger(ResilienceAdvisor.class);
+
+    private final TimeoutOperationSource timeouts;
+
+    private final RetryOperationSource retries;
+
+    private final ResilienceMetrics metrics;
+
+    private final long minSamples;
+
+    private final Set<String> logged = ConcurrentHashMap.newKeySet();
+
+    /**
+     * Creates the advisor.
+     *
+     * @param timeouts the resolved {@code @Timeout} methods, or {@code null}
+     * @param retries the resolved {@code @Retry} methods, or {@code null}
+     * @param metrics the recorded timers, or {@code null} without Micrometer (no T-2 check then)
+     * @param minSamples successful calls needed before the p99 is trusted
+     */
+    public ResilienceAdvisor(TimeoutOperationSource timeouts, RetryOperationSource retries, ResilienceMetrics metrics,
+            long minSamples) {
+        this.timeouts = timeouts;
+        this.retries = retries;
+        this.metrics = metrics;
+        this.minSamples = minSamples;
+    }
+
+    /**
+     * The current warnings; new ones are logged.
+     *
+     * @return the warnings, one sentence each
+     */
+    public List<String> warnings() {
+        List<String> warnings = new ArrayList<>();
+        List<TimeoutOperation> timeoutOps = timeouts != null ? timeouts.operations() : List.of();
+        List<RetryOperation> retryOps = retries != null ? retries.operations() : List.of();
+        for (TimeoutOperation timeout : timeoutOps) {
+            p99Warning(timeout).ifPresent(warnings::add);
+            for (RetryOperation retry : retryOps) {
+                if (retry.name().equals(timeout.name())) {
+                    retryFitWarning(timeout, retry).ifPresent(warnings::add);
+                }
+            }
+        }
+        for (RetryOperation retry : retryOps) {
+            if (retry.declaredIdempotent()) {
+                warnings.add("R-1: @Retry on " + retry.name() + " is allowed only by @Retry(idempotent = true); "
+                        + "nothing checks that repeating it is harmless (consider @Idempotent)");
+            }
+        }
+        for (String warning : warnings) {
+            if (logged.add(warning)) {
+                log.warn(warning);
+            }
+        }
+        return warnings;
+    }
+
+    private java.util.Optional<String> p99Warning(TimeoutOperation timeout) {
+        if (metrics == null) {
+            return java.util.Optional.empty();
+        }
+        Timer successes = metrics.timeoutSuccesses(timeout.name());
+        if (successes == null || successes.count() < minSamples) {
+            return java.util.Optional.empty();
+        }
+        for (ValueAtPercentile value : successes.takeSnapshot().percentileValues()) {
+            if (value.percentile() == 0.99) {
+                double p99Millis = value.value(TimeUnit.MILLISECONDS);
+                long timeoutMillis = timeout.guard().config().timeout().toMillis();
+                if (timeoutMillis < p99Millis * P99_HEADROOM) {
+                    return java.util.Optional.of(String.format(java.util.Locale.ROOT, "T-2: @Timeout of %s is %d ms, "
+                            + "below 1.3 x its observed p99 of %.0f ms over %d calls: expect false timeouts; "
+                            + "consider %d ms", timeout.name(), timeoutMillis, p99Millis, successes.count(),
+                            (long) Math.ceil(p99Millis * P99_HEADROOM)));
+                }
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
+    private static java.util.Optional<String> retryFitWarning(TimeoutOperation timeout, RetryOperation retry) {
+        RetryPolicy policy = retry.retrier().policy();
+        BackOff backOff = policy.backOff();
+        long waits = 0;
+        for (int i = 1; i < policy.maxAttempts(); i++) {
+            waits += backOff.delayNanos(i, java.util.concurrent.ThreadLocalRandom.current());
+        }
+        Duration attempt = policy.attemptTimeout();
+        long attempts = attempt == null ? 0 : attempt.toNanos() * policy.maxAttempts();
+        Duration worst = Duration.ofNanos(waits + attempts);
+        Duration limit = timeout.guard().config().timeout();
+        if (worst.compareTo(limit) > 0) {
+            return java.util.Optional.of("R-3: @Retry on " + retry.name() + " may need " + worst.toMillis() + " ms ("
+                    + policy.maxAttempts() + " attempts" + (attempt == null ? "" : " x " + attempt.toMillis() + " ms")
+                    + " + back-off) but its @Timeout is " + limit.toMillis() + " ms: the last attempts never run");
+        }
+        return java.util.Optional.empty();
+    }
+}

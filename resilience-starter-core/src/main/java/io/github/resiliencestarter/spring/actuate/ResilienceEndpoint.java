@@ -1,0 +1,139 @@
+package io.github.resiliencestarter.spring.actuate;
+
+import io.github.resiliencestarter.idempotent.IdempotencyStore;
+import io.github.resiliencestarter.retry.RetryBudget;
+import io.github.resiliencestarter.retry.RetryConfigRegistry;
+import io.github.resiliencestarter.retry.RetryPolicy;
+import io.github.resiliencestarter.retry.support.RatioRetryBudget;
+import io.github.resiliencestarter.spring.aop.IdempotentOperation;
+import io.github.resiliencestarter.spring.aop.IdempotentOperationSource;
+import io.github.resiliencestarter.spring.aop.RetryOperation;
+import io.github.resiliencestarter.spring.aop.RetryOperationSource;
+import io.github.resiliencestarter.spring.aop.TimeoutOperation;
+import io.github.resiliencestarter.spring.aop.TimeoutOperationSource;
+import io.github.resiliencestarter.timeout.TimeoutConfig;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+
+/**
+ * {@code /actuator/resilience}: every annotated method with its effective settings (after the
+ * annotation, named instance and defaults were merged), the idempotency store, the retry budgets'
+ * state and the advisor's warnings. Read-only; exposed by the usual Actuator rules. Never shows
+ * keys, payloads or trace ids.
+ */
+@Endpoint(id = "resilience")
+public class ResilienceEndpoint {
+
+    private final ObjectProvider<TimeoutOperationSource> timeouts;
+
+    private final ObjectProvider<RetryOperationSource> retries;
+
+    private final ObjectProvider<IdempotentOperationSource> idempotents;
+
+    private final ObjectProvider<IdempotencyStore> store;
+
+    private final ObjectProvider<RetryConfigRegistry> retryRegistry;
+
+    private final ObjectProvider<ResilienceAdvisor> advisor;
+
+    /**
+     * Creates the endpoint; every part is optional.
+     *
+     * @param timeouts the {@code @Timeout} methods
+     * @param retries the {@code @Retry} methods
+     * @param idempotents the {@code @Idempotent} methods
+     * @param store the idempotency store
+     * @param retryRegistry the retry budgets
+     * @param advisor the warnings
+     */
+    public ResilienceEndpoint(ObjectProvider<TimeoutOperationSource> timeouts,
+            ObjectProvider<RetryOperationSource> retries, ObjectProvider<IdempotentOperationSource> idempotents,
+            ObjectProvider<IdempotencyStore> store, ObjectProvider<RetryConfigRegistry> retryRegistry,
+            ObjectProvider<ResilienceAdvisor> advisor) {
+        this.timeouts = timeouts;
+        this.retries = retries;
+        this.idempotents = idempotents;
+        this.store = store;
+        this.retryRegistry = retryRegistry;
+        this.advisor = advisor;
+    }
+
+    /**
+     * The report.
+     *
+     * @return methods, store, budgets and warnings
+     */
+    @ReadOperation
+    public Map<String, Object> report() {
+        Map<String, Map<String, Object>> methods = new TreeMap<>();
+        timeouts.ifAvailable(source -> source.operations().forEach(op -> methods
+                .computeIfAbsent(op.name(), k -> new LinkedHashMap<>()).put("timeout", describe(op))));
+        retries.ifAvailable(source -> source.operations().forEach(op -> methods
+                .computeIfAbsent(op.name(), k -> new LinkedHashMap<>()).put("retry", describe(op))));
+        idempotents.ifAvailable(source -> source.operations().forEach(op -> methods
+                .computeIfAbsent(op.method().getDeclaringClass().getSimpleName() + "." + op.method().getName(),
+                        k -> new LinkedHashMap<>()).put("idempotent", describe(op))));
+        Map<String, Object> report = new LinkedHashMap<>();
+        report.put("methods", methods);
+        IdempotencyStore current = store.getIfAvailable();
+        report.put("idempotencyStore", current == null ? null : current.getClass().getSimpleName());
+        Map<String, Object> budgets = new TreeMap<>();
+        retryRegistry.ifAvailable(registry -> registry.budgets().forEach((name, budget) -> budgets.put(name,
+                describe(budget))));
+        report.put("retryBudgets", budgets);
+        ResilienceAdvisor warnings = advisor.getIfAvailable();
+        report.put("warnings", warnings == null ? java.util.List.of() : warnings.warnings());
+        return report;
+    }
+
+    private static Map<String, Object> describe(TimeoutOperation op) {
+        TimeoutConfig config = op.guard().config();
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("timeoutMs", config.timeout().toMillis());
+        out.put("mode", config.mode().name());
+        out.put("inheritDeadline", config.inheritDeadline());
+        out.put("fallback", op.fallback() != null);
+        return out;
+    }
+
+    private static Map<String, Object> describe(RetryOperation op) {
+        RetryPolicy policy = op.retrier().policy();
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("maxAttempts", policy.maxAttempts());
+        out.put("backOff", policy.backOff().toString());
+        out.put("attemptTimeoutMs", policy.attemptTimeout() == null ? null : policy.attemptTimeout().toMillis());
+        out.put("onlyUnsentFailures", policy.onlyUnsentFailures());
+        out.put("declaredIdempotent", op.declaredIdempotent());
+        out.put("fallback", op.fallback() != null);
+        return out;
+    }
+
+    private static Map<String, Object> describe(IdempotentOperation op) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("name", op.name());
+        out.put("key", op.key() == null ? "header" : op.key().getExpressionString());
+        out.put("fingerprint", op.fingerprintOff() ? "off"
+                : op.fingerprint() == null ? "all parameters" : op.fingerprint().getExpressionString());
+        out.put("ttl", op.config().ttl().toString());
+        out.put("onInProgress", op.config().onInProgress().name());
+        out.put("waitTimeoutMs", op.config().waitTimeout().toMillis());
+        out.put("failOpen", op.config().failOpen());
+        return out;
+    }
+
+    private static Map<String, Object> describe(RetryBudget budget) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        if (budget instanceof RatioRetryBudget ratio) {
+            long[] counts = ratio.snapshot();
+            out.put("callsInWindow", counts[0]);
+            out.put("retriesInWindow", counts[1]);
+        } else {
+            out.put("limited", false);
+        }
+        return out;
+    }
+}

@@ -43,4 +43,35 @@ public interface RetryObserver {
     default void onComplete(String operation, RetryOutcome outcome, int attempts, long nanos) {
         onComplete(operation, outcome, attempts);
     }
+
+    /**
+     * One observer that tells all of {@code observers}, in order.
+     *
+     * @param observers the observers
+     * @return the combined observer
+     */
+    static RetryObserver composite(java.util.List<? extends RetryObserver> observers) {
+        if (observers.isEmpty()) {
+            return NOOP;
+        }
+        if (observers.size() == 1) {
+            return observers.get(0);
+        }
+        RetryObserver[] all = observers.toArray(new RetryObserver[0]);
+        return new RetryObserver() {
+            @Override
+            public void onRetry(String operation, int nextAttempt, Throwable error, long delayNanos) {
+                for (RetryObserver observer : all) {
+                    observer.onRetry(operation, nextAttempt, error, delayNanos);
+                }
+            }
+
+            @Override
+            public void onComplete(String operation, RetryOutcome outcome, int attempts, long nanos) {
+                for (RetryObserver observer : all) {
+                    observer.onComplete(operation, outcome, attempts, nanos);
+                }
+            }
+        };
+    }
 }

@@ -107,7 +107,7 @@ public class IdempotencyAutoConfiguration {
             ObjectProvider<IdempotencyObserver> observer, ObjectProvider<IdempotencyStoreDecorator> decorator) {
         IdempotencyStoreDecorator wrap = decorator.getIfAvailable(() -> plain -> plain);
         return IdempotentExecutor.builder(wrap.decorate(store)).codec(codec)
-                .observer(observer.getIfAvailable(() -> IdempotencyObserver.NOOP)).build();
+                .observer(IdempotencyObserver.composite(observer.orderedStream().toList())).build();
     }
 
     /**

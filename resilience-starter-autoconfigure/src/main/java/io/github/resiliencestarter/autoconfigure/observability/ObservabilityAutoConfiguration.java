@@ -8,6 +8,7 @@ import io.github.resiliencestarter.autoconfigure.timeout.TimeoutAutoConfiguratio
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.idempotent.IdempotencyStoreDecorator;
 import io.github.resiliencestarter.micrometer.MeteredIdempotencyStore;
+import io.github.resiliencestarter.micrometer.ObservationEvents;
 import io.github.resiliencestarter.micrometer.ResilienceMetrics;
 import io.github.resiliencestarter.retry.RetryConfigRegistry;
 import io.github.resiliencestarter.spring.actuate.IdempotencyStoreHealthIndicator;
@@ -17,11 +18,13 @@ import io.github.resiliencestarter.spring.aop.IdempotentOperationSource;
 import io.github.resiliencestarter.spring.aop.RetryOperationSource;
 import io.github.resiliencestarter.spring.aop.TimeoutOperationSource;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.autoconfigure.health.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.observation.ObservationAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -36,6 +39,7 @@ import org.springframework.context.annotation.Configuration;
  * {@code resilience} endpoint with its advisor (when Actuator is present).
  */
 @AutoConfiguration(after = {MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
+    ObservationAutoConfiguration.class,
     TimeoutAutoConfiguration.class, RetryAutoConfiguration.class, IdempotencyAutoConfiguration.class},
         afterName = "org.springframework.boot.actuate.autoconfigure.metrics.export.simple.SimpleMetricsExportAutoConfiguration")
 @ConditionalOnResilienceEnabled
@@ -71,6 +75,25 @@ public class ObservabilityAutoConfiguration {
         @ConditionalOnMissingBean
         IdempotencyStoreDecorator meteredIdempotencyStore(MeterRegistry registry) {
             return store -> new MeteredIdempotencyStore(store, registry);
+        }
+    }
+
+    /** Micrometer Observation: retries and idempotency outcomes as events on the current span. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "io.micrometer.observation.ObservationRegistry")
+    @ConditionalOnBean(ObservationRegistry.class)
+    static class Observations {
+
+        /**
+         * Adds events to the current observation.
+         *
+         * @param registry the observation registry
+         * @return the event source
+         */
+        @Bean
+        @ConditionalOnMissingBean
+        ObservationEvents resilienceObservationEvents(ObservationRegistry registry) {
+            return new ObservationEvents(registry);
         }
     }
 

@@ -97,7 +97,7 @@ public class RetryAutoConfiguration {
             RetryProperties properties, ObjectProvider<TimeoutRuntime> timeoutRuntime,
             ObjectProvider<RetryObserver> observer, ConfigurableBeanFactory beanFactory) {
         return new RetryOperationSource(registry, gate, properties.getMaxAttemptsCap(), properties.getJitterFactor(),
-                timeoutRuntime.getIfAvailable(), observer.getIfAvailable(() -> RetryObserver.NOOP),
+                timeoutRuntime.getIfAvailable(), RetryObserver.composite(observer.orderedStream().toList()),
                 new EmbeddedValueResolver(beanFactory));
     }
 

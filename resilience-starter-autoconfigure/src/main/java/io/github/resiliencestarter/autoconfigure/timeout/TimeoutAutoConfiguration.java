@@ -50,7 +50,7 @@ public class TimeoutAutoConfiguration {
      *
      * @param properties the bound properties
      * @param propagators extra thread-bound state to carry to workers
-     * @param observer hears outcomes (metrics), when one is defined
+     * @param observer hear outcomes (metrics), when defined
      * @return the runtime
      */
     @Bean(destroyMethod = "close")
@@ -63,7 +63,7 @@ public class TimeoutAutoConfiguration {
                         executor.getMaxSize(), executor.getQueueCapacity(), executor.getKeepAlive()))
                 .propagator(ContextPropagator.composite(propagators.orderedStream().toList()))
                 .awaitTermination(executor.getAwaitTermination())
-                .observer(observer.getIfAvailable(() -> TimeoutObserver.NOOP))
+                .observer(TimeoutObserver.composite(observer.orderedStream().toList()))
                 .build();
     }
 

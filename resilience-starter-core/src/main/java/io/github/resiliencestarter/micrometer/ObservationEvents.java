@@ -1,0 +1,45 @@
+package io.github.resiliencestarter.micrometer;
+
+import io.github.resiliencestarter.idempotent.IdempotencyObserver;
+import io.github.resiliencestarter.idempotent.IdempotencyOutcome;
+import io.github.resiliencestarter.retry.RetryObserver;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+
+/**
+ * Marks retries and idempotency outcomes as events on the current Micrometer observation, so a
+ * tracing bridge shows them on the request's span ({@code resilience.retry},
+ * {@code resilience.idempotent.replayed}, ...). Does nothing outside an observation.
+ */
+public class ObservationEvents implements RetryObserver, IdempotencyObserver {
+
+    private static final Observation.Event RETRY = Observation.Event.of("resilience.retry",
+            "a @Retry attempt failed and another follows");
+
+    private final ObservationRegistry registry;
+
+    /**
+     * Creates the event source.
+     *
+     * @param registry the observation registry
+     */
+    public ObservationEvents(ObservationRegistry registry) {
+        this.registry = registry;
+    }
+
+    @Override
+    public void onRetry(String operation, int nextAttempt, Throwable error, long delayNanos) {
+        Observation current = registry.getCurrentObservation();
+        if (current != null) {
+            current.event(RETRY);
+        }
+    }
+
+    @Override
+    public void onOutcome(String operation, IdempotencyOutcome outcome) {
+        Observation current = registry.getCurrentObservation();
+        if (current != null) {
+            current.event(Observation.Event.of("resilience.idempotent." + outcome.tag()));
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package io.github.resiliencestarter.micrometer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.resiliencestarter.idempotent.IdempotencyOutcome;
+import io.github.resiliencestarter.retry.Retrier;
+import io.github.resiliencestarter.retry.RetryPolicy;
+import io.github.resiliencestarter.retry.RetryableException;
+import io.github.resiliencestarter.retry.support.FixedBackOff;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationRegistry;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** Retries and idempotency outcomes show up as events on the current observation (the span). */
+class ObservationEventsTest {
+
+    @Test
+    void O1_retriesAndReplaysBecomeEventsOnTheCurrentObservation() throws Throwable {
+        List<String> events = new CopyOnWriteArrayList<>();
+        ObservationRegistry registry = ObservationRegistry.create();
+        registry.observationConfig().observationHandler(new ObservationHandler<>() {
+            @Override
+            public void onEvent(Observation.Event event, Observation.Context context) {
+                events.add(event.getName());
+            }
+
+            @Override
+            public boolean supportsContext(Observation.Context context) {
+                return true;
+            }
+        });
+        ObservationEvents observer = new ObservationEvents(registry);
+        Retrier retrier = Retrier.builder("Orders.create", RetryPolicy.custom()
+                .backOff(new FixedBackOff(Duration.ofMillis(1))).build()).observer(observer).build();
+        AtomicInteger attempts = new AtomicInteger();
+
+        Observation.createNotStarted("http.server.requests", registry).observeChecked(() -> {
+            retrier.call(() -> {
+                if (attempts.incrementAndGet() < 3) {
+                    throw new RetryableException("BUSY", "busy");
+                }
+                return "ok";
+            });
+            observer.onOutcome("ORDER_CREATE", IdempotencyOutcome.REPLAYED);
+            return null;
+        });
+        observer.onOutcome("ORDER_CREATE", IdempotencyOutcome.EXECUTED);
+
+        assertThat(events).containsExactly("resilience.retry", "resilience.retry", "resilience.idempotent.replayed");
+    }
+}

@@ -1,0 +1,148 @@
+package io.github.resiliencestarter.benchmarks;
+
+import io.github.resilience4j.timelimiter.TimeLimiter;
+import io.github.resilience4j.timelimiter.TimeLimiterConfig;
+import io.github.resiliencestarter.timeout.support.TimeoutExecutors;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.retry.annotation.EnableRetry;
+
+/**
+ * Cases 1-3 of the benchmarks issue, single thread, average time per call: every annotated method
+ * is called through its real Spring proxy, in one application context.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+public class AnnotationBenchmark {
+
+    private ConfigurableApplicationContext context;
+
+    private Targets.Plain plain;
+
+    private Targets.Ours ours;
+
+    private Targets.Resilience4j resilience4j;
+
+    private Targets.SpringRetry springRetry;
+
+    private ThreadPoolExecutor executor;
+
+    private TimeLimiter timeLimiter;
+
+    private int value;
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration(exclude = DataSourceAutoConfiguration.class)
+    @EnableRetry
+    static class App {
+
+        @Bean
+        Targets.Plain plain() {
+            return new Targets.Plain();
+        }
+
+        @Bean
+        Targets.Ours ours() {
+            return new Targets.Ours();
+        }
+
+        @Bean
+        Targets.Resilience4j resilience4j() {
+            return new Targets.Resilience4j();
+        }
+
+        @Bean
+        Targets.SpringRetry springRetry() {
+            return new Targets.SpringRetry();
+        }
+    }
+
+    @Setup
+    public void start() {
+        context = new SpringApplicationBuilder(App.class).web(WebApplicationType.NONE)
+                .properties("resilience.idempotent.store=memory", "logging.level.root=WARN",
+                        "spring.main.banner-mode=off", "management.metrics.enable.all=false")
+                .run();
+        plain = context.getBean(Targets.Plain.class);
+        ours = context.getBean(Targets.Ours.class);
+        resilience4j = context.getBean(Targets.Resilience4j.class);
+        springRetry = context.getBean(Targets.SpringRetry.class);
+        // the same pool shape as the starter's OFFLOAD executor
+        executor = TimeoutExecutors.newBoundedExecutor("raw-", TimeoutExecutors.DEFAULT_CORE_SIZE,
+                TimeoutExecutors.DEFAULT_MAX_SIZE, TimeoutExecutors.DEFAULT_QUEUE_CAPACITY,
+                TimeoutExecutors.DEFAULT_KEEP_ALIVE);
+        timeLimiter = TimeLimiter.of(TimeLimiterConfig.custom().timeoutDuration(Duration.ofSeconds(5)).build());
+    }
+
+    @TearDown
+    public void stop() {
+        executor.shutdownNow();
+        context.close();
+    }
+
+    @Benchmark
+    public int plainCall() {
+        return plain.call(value++);
+    }
+
+    @Benchmark
+    public int retryOurs() {
+        return ours.retry(value++);
+    }
+
+    @Benchmark
+    public int retryResilience4j() {
+        return resilience4j.retry(value++);
+    }
+
+    @Benchmark
+    public int retrySpringRetry() {
+        return springRetry.retry(value++);
+    }
+
+    @Benchmark
+    public int timeoutOursInterrupt() {
+        return ours.timeoutInterrupt(value++);
+    }
+
+    @Benchmark
+    public int timeoutOursOffload() {
+        return ours.timeoutOffload(value++);
+    }
+
+    @Benchmark
+    public int timeoutRawExecutor() throws Exception {
+        int input = value++;
+        return executor.submit(() -> plain.call(input)).get(5, TimeUnit.SECONDS);
+    }
+
+    @Benchmark
+    public int timeoutResilience4jTimeLimiter() throws Exception {
+        int input = value++;
+        Callable<Integer> call = timeLimiter.decorateFutureSupplier(() -> executor.submit(() -> plain.call(input)));
+        return call.call();
+    }
+
+    @Benchmark
+    public int allThreeOursReplay() {
+        return ours.everything("same-key", 1);
+    }
+}

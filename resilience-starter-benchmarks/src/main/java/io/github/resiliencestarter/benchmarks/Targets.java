@@ -1,0 +1,70 @@
+package io.github.resiliencestarter.benchmarks;
+
+import io.github.resiliencestarter.annotation.Idempotent;
+import io.github.resiliencestarter.annotation.Retry;
+import io.github.resiliencestarter.annotation.Timeout;
+import io.github.resiliencestarter.timeout.TimeoutMode;
+import org.springframework.retry.annotation.Retryable;
+
+/** The methods the annotation benchmarks call through Spring proxies; each does the same tiny work. */
+final class Targets {
+
+    private Targets() {
+    }
+
+    static int work(int value) {
+        return value * 31 + 7;
+    }
+
+    /** No annotation: the baseline, still a Spring bean. */
+    static class Plain {
+
+        public int call(int value) {
+            return work(value);
+        }
+    }
+
+    /** This starter's annotations. */
+    static class Ours {
+
+        @Retry(idempotent = true)
+        public int retry(int value) {
+            return work(value);
+        }
+
+        @Timeout(value = "5s", mode = TimeoutMode.INTERRUPT)
+        public int timeoutInterrupt(int value) {
+            return work(value);
+        }
+
+        @Timeout("5s")
+        public int timeoutOffload(int value) {
+            return work(value);
+        }
+
+        @Timeout("5s")
+        @Idempotent(key = "#key", fingerprint = Idempotent.NO_FINGERPRINT)
+        @Retry
+        public int everything(String key, int value) {
+            return work(value);
+        }
+    }
+
+    /** Resilience4j's retry annotation (default instance settings). */
+    static class Resilience4j {
+
+        @io.github.resilience4j.retry.annotation.Retry(name = "bench")
+        public int retry(int value) {
+            return work(value);
+        }
+    }
+
+    /** Spring Retry's annotation. */
+    static class SpringRetry {
+
+        @Retryable
+        public int retry(int value) {
+            return work(value);
+        }
+    }
+}

@@ -6,13 +6,12 @@ import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.context.TraceIds;
 import io.github.resiliencestarter.context.TraceScope;
 import io.github.resiliencestarter.core.CheckedCallable;
-import io.github.resiliencestarter.idempotent.internal.Heartbeat;
+import io.github.resiliencestarter.idempotent.internal.LeaseKeeper;
 import io.github.resiliencestarter.idempotent.internal.PendingCompletion;
 import io.github.resiliencestarter.idempotent.internal.StoredResponse;
 import io.github.resiliencestarter.idempotent.support.Fastjson2ResponseCodec;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.ScheduledExecutorService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * <p>Validate (by the caller) → claim atomically → on a COMPLETED record: check the fingerprint
  * (422 on mismatch) and replay → on an IN_PROGRESS record: WAIT (poll until it completes, is
  * released or its lease expires, bounded by the deadline and the wait limit) or REJECT (409) → on
- * a claim: execute with a heartbeat that extends the lease, then complete (or release on failure,
+ * a claim: execute while the lease keeper extends the lease, then complete (or release on failure,
  * so the client can try again). Completion and release are conditional on this execution's owner
  * token; a late former owner changes nothing and is reported as {@link IdempotencyOutcome#LEASE_LOST}.
  */
@@ -40,13 +39,13 @@ public final class IdempotentExecutor {
 
     private final IdempotencyObserver observer;
 
-    private final ScheduledExecutorService heartbeats;
+    private final LeaseKeeper leases;
 
     private IdempotentExecutor(Builder builder) {
         this.store = builder.store;
         this.codec = builder.codec;
         this.observer = builder.observer;
-        this.heartbeats = builder.heartbeats != null ? builder.heartbeats : Heartbeat.sharedScheduler();
+        this.leases = builder.leases != null ? builder.leases : LeaseKeeper.shared();
     }
 
     /**
@@ -136,7 +135,7 @@ public final class IdempotentExecutor {
             TraceContext context) throws Throwable {
         T value;
         PendingCompletion pending = new PendingCompletion(call.storedKey(), owner, call.config().ttl().toMillis());
-        try (Heartbeat heartbeat = Heartbeat.start(heartbeats, store, call.storedKey(), owner, lease);
+        try (LeaseKeeper.Lease kept = leases.keep(store, call.storedKey(), owner, lease);
                 TraceScope scope = TraceContextHolder.open(context.withIdempotencyKey(call.storedKey()));
                 AutoCloseable bound = PendingCompletion.bind(pending)) {
             value = work.call();
@@ -214,7 +213,7 @@ public final class IdempotentExecutor {
 
         private IdempotencyObserver observer = IdempotencyObserver.NOOP;
 
-        private ScheduledExecutorService heartbeats;
+        private LeaseKeeper leases;
 
         private Builder(IdempotencyStore store) {
             this.store = Objects.requireNonNull(store, "store");
@@ -239,11 +238,11 @@ public final class IdempotentExecutor {
         }
 
         /**
-         * @param value the scheduler that runs lease heartbeats; a shared daemon one by default
+         * @param value extends the leases of running executions; a shared one by default
          * @return this builder
          */
-        public Builder heartbeats(ScheduledExecutorService value) {
-            this.heartbeats = value;
+        public Builder leases(LeaseKeeper value) {
+            this.leases = value;
             return this;
         }
 

@@ -20,13 +20,15 @@ import org.springframework.jdbc.core.RowMapper;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.TransactionException;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Idempotency records in a SQL table ({@code schema-mysql.sql}, {@code schema-h2.sql}).
  *
- * <p>Claim = INSERT on the unique key, in a transaction of its own so duplicates see it at once;
- * a duplicate key means someone else holds it (the existing row is read back). An expired row is
+ * <p>Claim = INSERT on the unique key ({@code INSERT IGNORE} on MySQL and MariaDB), committed at
+ * once (in a transaction of its own when the caller has one) so duplicates see it; a duplicate key
+ * means someone else holds it (the existing row is read back). An expired row is
  * deleted and claimed anew; an IN_PROGRESS row with an expired lease is taken over by a
  * conditional UPDATE that compares the previous owner and lease (compare-and-set). Completion,
  * release and lease extension are UPDATE/DELETE statements conditional on the owner token.
@@ -52,6 +54,8 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
     private final String table;
 
     private final RowMapper<IdempotencyRecord> rows = this::toRecord;
+
+    private volatile Boolean mysqlFamily;
 
     /**
      * Creates the store.
@@ -85,13 +89,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
         return call(() -> inOwnTransaction(() -> {
             for (int round = 0; round < CLAIM_ROUNDS; round++) {
                 long now = clock.millis();
-                try {
-                    jdbc.update("INSERT INTO " + table + " (idempotency_key, business_type, fingerprint, status,"
-                            + " owner_token, lease_expire_time, create_time, expire_time) VALUES (?,?,?,?,?,?,?,?)",
-                            key, name, fingerprint, IdempotencyStatus.IN_PROGRESS.name(), ownerToken,
-                            now + leaseMillis, now, now + ttlMillis);
-                    return ClaimResult.claimed();
-                } catch (DataIntegrityViolationException duplicate) {
+                if (!insert(key, name, fingerprint, ownerToken, now, leaseMillis, ttlMillis)) {
                     IdempotencyRecord existing = read(key);
                     if (existing == null) {
                         continue;
@@ -114,6 +112,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
                     }
                     return ClaimResult.exists(existing);
                 }
+                return ClaimResult.claimed();
             }
             throw new IdempotencyStoreException("Could not claim an idempotency key after " + CLAIM_ROUNDS
                     + " rounds of concurrent changes", null);
@@ -154,6 +153,39 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
     public void ping() {
         call(() -> jdbc.queryForObject("SELECT COUNT(*) FROM " + table + " WHERE idempotency_key = ''",
                 Integer.class));
+    }
+
+    /**
+     * Inserts a new IN_PROGRESS row.
+     *
+     * @return {@code false} when the key already has a row
+     */
+    private boolean insert(String key, String name, String fingerprint, String ownerToken, long now, long leaseMillis,
+            long ttlMillis) {
+        Object[] args = {key, name, fingerprint, IdempotencyStatus.IN_PROGRESS.name(), ownerToken, now + leaseMillis,
+            now, now + ttlMillis};
+        String columns = " INTO " + table + " (idempotency_key, business_type, fingerprint, status, owner_token,"
+                + " lease_expire_time, create_time, expire_time) VALUES (?,?,?,?,?,?,?,?)";
+        if (mysqlFamily()) {
+            // no exception to build and translate for the common duplicate
+            return jdbc.update("INSERT IGNORE" + columns, args) == 1;
+        }
+        try {
+            return jdbc.update("INSERT" + columns, args) == 1;
+        } catch (DataIntegrityViolationException duplicate) {
+            return false;
+        }
+    }
+
+    private boolean mysqlFamily() {
+        Boolean known = mysqlFamily;
+        if (known == null) {
+            String product = jdbc.execute((java.sql.Connection connection) ->
+                    connection.getMetaData().getDatabaseProductName());
+            known = product != null && (product.contains("MySQL") || product.contains("MariaDB"));
+            mysqlFamily = known;
+        }
+        return known;
     }
 
     /**
@@ -216,7 +248,11 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
     }
 
     private <T> T inOwnTransaction(Supplier<T> work) {
-        return ownTransaction == null ? work.get() : ownTransaction.execute(status -> work.get());
+        // a transaction of our own only matters inside a caller's: alone, auto-commit already commits at once
+        if (ownTransaction == null || !TransactionSynchronizationManager.isActualTransactionActive()) {
+            return work.get();
+        }
+        return ownTransaction.execute(status -> work.get());
     }
 
     private static Object[] append(List<Long> ids, long last) {

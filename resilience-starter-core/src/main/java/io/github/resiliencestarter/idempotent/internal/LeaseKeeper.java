@@ -1,0 +1,131 @@
+package io.github.resiliencestarter.idempotent.internal;
+
+import io.github.resiliencestarter.idempotent.IdempotencyStore;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Extends the leases of running executions: every third of a lease, while the work runs, so a long
+ * but healthy execution keeps its key while a crashed one frees it within one lease.
+ *
+ * <p>One timer thread checks all running executions a few times a second. Registering and
+ * deregistering an execution is a set insert and remove: nothing is scheduled per call, which
+ * keeps the common short call cheap under contention.
+ */
+public final class LeaseKeeper {
+
+    /** How often running executions are checked. */
+    public static final long TICK_MILLIS = 100;
+
+    /** Leases shorter than this are not worth extending: the call ends or times out first. */
+    private static final long MIN_LEASE_MILLIS = 300;
+
+    private static final Logger log = LoggerFactory.getLogger(LeaseKeeper.class);
+
+    private static final LeaseKeeper SHARED = new LeaseKeeper();
+
+    private final Set<Lease> running = ConcurrentHashMap.newKeySet();
+
+    private volatile ScheduledThreadPoolExecutor timer;
+
+    /**
+     * The keeper shared by executors that were given none.
+     *
+     * @return the shared keeper
+     */
+    public static LeaseKeeper shared() {
+        return SHARED;
+    }
+
+    /**
+     * Keeps a lease alive until the returned handle is closed.
+     *
+     * @param store the store
+     * @param key the stored key
+     * @param owner the owner token
+     * @param leaseMillis the lease
+     * @return the handle; close it when the work ends
+     */
+    public Lease keep(IdempotencyStore store, String key, String owner, long leaseMillis) {
+        if (leaseMillis < MIN_LEASE_MILLIS) {
+            return Lease.NONE;
+        }
+        Lease lease = new Lease(this, store, key, owner, leaseMillis, System.nanoTime());
+        running.add(lease);
+        startIfNeeded();
+        return lease;
+    }
+
+    private void startIfNeeded() {
+        if (timer == null) {
+            synchronized (this) {
+                if (timer == null) {
+                    ScheduledThreadPoolExecutor created = new ScheduledThreadPoolExecutor(1, runnable -> {
+                        Thread thread = new Thread(runnable, "resilience-idempotency-lease");
+                        thread.setDaemon(true);
+                        return thread;
+                    });
+                    created.scheduleWithFixedDelay(this::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
+                    timer = created;
+                }
+            }
+        }
+    }
+
+    private void tick() {
+        long now = System.nanoTime();
+        for (Lease lease : running) {
+            if (now - lease.lastExtended < TimeUnit.MILLISECONDS.toNanos(lease.leaseMillis / 3)) {
+                continue;
+            }
+            try {
+                if (lease.store.extendLease(lease.key, lease.owner, lease.leaseMillis)) {
+                    lease.lastExtended = now;
+                } else {
+                    running.remove(lease);
+                }
+            } catch (RuntimeException ex) {
+                log.debug("Lease extension failed; trying again at the next tick", ex);
+            }
+        }
+    }
+
+    /** One kept lease. */
+    public static final class Lease implements AutoCloseable {
+
+        static final Lease NONE = new Lease(null, null, null, null, 0, 0);
+
+        private final LeaseKeeper keeper;
+
+        private final IdempotencyStore store;
+
+        private final String key;
+
+        private final String owner;
+
+        private final long leaseMillis;
+
+        private volatile long lastExtended;
+
+        private Lease(LeaseKeeper keeper, IdempotencyStore store, String key, String owner, long leaseMillis,
+                long started) {
+            this.keeper = keeper;
+            this.store = store;
+            this.key = key;
+            this.owner = owner;
+            this.leaseMillis = leaseMillis;
+            this.lastExtended = started;
+        }
+
+        @Override
+        public void close() {
+            if (keeper != null) {
+                keeper.running.remove(this);
+            }
+        }
+    }
+}

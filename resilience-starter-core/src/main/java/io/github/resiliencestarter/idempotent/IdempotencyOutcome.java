@@ -19,7 +19,10 @@ public enum IdempotencyOutcome {
     STORE_ERROR,
 
     /** The execution outlived its lease and another took the key over; its completion was refused. */
-    LEASE_LOST;
+    LEASE_LOST,
+
+    /** The stored record or its response could not be read; nothing was executed. */
+    CORRUPTED;
 
     /**
      * The lower-case tag value.

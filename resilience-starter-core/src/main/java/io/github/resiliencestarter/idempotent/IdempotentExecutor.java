@@ -76,8 +76,19 @@ public final class IdempotentExecutor {
      * @return the result, executed now or replayed
      * @throws Throwable the work's failure, or an {@link IdempotencyException}
      */
-    @SuppressWarnings("unchecked")
     public <T> Execution<T> execute(IdempotentCall call, CheckedCallable<T> work) throws Throwable {
+        try {
+            return run(call, work);
+        } catch (IdempotencyRecordCorruptedException ex) {
+            observer.onOutcome(call.operation(), IdempotencyOutcome.CORRUPTED);
+            log.warn("The idempotency record of {} is unreadable; nothing was executed ({})", call.operation(),
+                    ex.getMessage());
+            throw ex;
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> Execution<T> run(IdempotentCall call, CheckedCallable<T> work) throws Throwable {
         IdempotencyConfig config = call.config();
         TraceContext context = TraceContextHolder.current();
         Deadline deadline = context.deadline();
@@ -113,8 +124,9 @@ public final class IdempotentExecutor {
                 if (existing.status() == IdempotencyStatus.COMPLETED
                         && (!pending || existing.leaseExpiresAt() <= System.currentTimeMillis())) {
                     // a response still pending after the lease is lost for good: replay says so
+                    T replayed = (T) StoredResponse.replay(existing, call, codec);
                     observer.onOutcome(call.operation(), IdempotencyOutcome.REPLAYED);
-                    return new Execution<>((T) StoredResponse.replay(existing, call, codec), true);
+                    return new Execution<>(replayed, true);
                 }
                 long leftNanos = waitUntil - System.nanoTime();
                 if (config.onInProgress() == InProgressStrategy.REJECT || leftNanos <= 0) {

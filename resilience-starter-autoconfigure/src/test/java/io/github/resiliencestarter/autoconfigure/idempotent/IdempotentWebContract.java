@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.resiliencestarter.context.TraceIds;
+import io.github.resiliencestarter.idempotent.IdempotencyConfig;
+import io.github.resiliencestarter.idempotent.IdempotencyKeys;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -34,6 +36,35 @@ abstract class IdempotentWebContract {
             request.header(headers[i], headers[i + 1]);
         }
         return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Overwrites the stored response of a key with garbage, as an attacker with store access could. */
+    protected abstract void corruptResponse(String storedKey);
+
+    /** Overwrites the stored state of a key with a value no writer produces. */
+    protected abstract void corruptStatus(String storedKey);
+
+    private static String storedKey(String orderNo) {
+        return IdempotencyKeys.storedKey(IdempotencyConfig.DEFAULT_KEY_PREFIX, "ORDER_CREATE", "", orderNo);
+    }
+
+    @Test
+    void aTamperedRecordIsAClear409NeverA5xxAndNothingRunsAgain() throws Exception {
+        String garbled = "G-" + run;
+        String misstated = "M-" + run;
+        assertThat(post("/i/orders", order(garbled, "1")).statusCode()).isEqualTo(200);
+        assertThat(post("/i/orders", order(misstated, "1")).statusCode()).isEqualTo(200);
+        corruptResponse(storedKey(garbled));
+        corruptStatus(storedKey(misstated));
+        int before = IdempotencyWebTestApplication.executions("orders");
+
+        for (String orderNo : new String[] {garbled, misstated}) {
+            HttpResponse<String> duplicate = post("/i/orders", order(orderNo, "1"));
+            assertThat(duplicate.statusCode()).as(orderNo).isEqualTo(409);
+            assertThat(JSON.readTree(duplicate.body()).get("type").asText()).endsWith("idempotency-record-corrupted");
+            assertThat(duplicate.body()).doesNotContain("garbage");
+        }
+        assertThat(IdempotencyWebTestApplication.executions("orders")).isEqualTo(before);
     }
 
     private String order(String orderNo, String amount) {

@@ -24,6 +24,20 @@ class JdbcIdempotentWebTest extends IdempotentWebContract {
     @Autowired
     private IdempotencyStore store;
 
+    @Autowired
+    private org.springframework.jdbc.core.JdbcTemplate jdbc;
+
+    @Override
+    protected void corruptResponse(String storedKey) {
+        jdbc.update("UPDATE resilience_idempotency SET response_data = 'garbage{not json' WHERE idempotency_key = ?",
+                storedKey);
+    }
+
+    @Override
+    protected void corruptStatus(String storedKey) {
+        jdbc.update("UPDATE resilience_idempotency SET status = 'GARBAGE' WHERE idempotency_key = ?", storedKey);
+    }
+
     @Test
     void theJdbcStoreIsInUse() {
         assertThat(store).isInstanceOf(JdbcIdempotencyStore.class);

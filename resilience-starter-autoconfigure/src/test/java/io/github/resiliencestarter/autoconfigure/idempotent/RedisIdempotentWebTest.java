@@ -23,6 +23,26 @@ class RedisIdempotentWebTest extends IdempotentWebContract {
     @Autowired
     private IdempotencyStore store;
 
+    @Autowired
+    private org.springframework.data.redis.connection.RedisConnectionFactory redisConnectionFactory;
+
+    @Override
+    protected void corruptResponse(String storedKey) {
+        redis().opsForHash().put(storedKey, "rs", "garbage{not json");
+    }
+
+    @Override
+    protected void corruptStatus(String storedKey) {
+        redis().opsForHash().put(storedKey, "st", "garbage");
+    }
+
+    private org.springframework.data.redis.core.StringRedisTemplate redis() {
+        org.springframework.data.redis.core.StringRedisTemplate template =
+                new org.springframework.data.redis.core.StringRedisTemplate(redisConnectionFactory);
+        template.afterPropertiesSet();
+        return template;
+    }
+
     @Test
     void theRedisStoreIsInUse() {
         assertThat(store).isInstanceOf(RedisIdempotencyStore.class);

@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.idempotent.internal;
 
 import io.github.resiliencestarter.idempotent.IdempotencyRecord;
+import io.github.resiliencestarter.idempotent.IdempotencyRecordCorruptedException;
 import io.github.resiliencestarter.idempotent.IdempotentCall;
 import io.github.resiliencestarter.idempotent.IdempotentReplayException;
 import io.github.resiliencestarter.idempotent.ResponseCodec;
@@ -83,7 +84,7 @@ public record StoredResponse(String payload, String type) {
             try {
                 return codec.decode(record.response(), call.returnType());
             } catch (RuntimeException ex) {
-                throw new IdempotentReplayException("The stored response of " + call.operation()
+                throw new IdempotencyRecordCorruptedException("the response of " + call.operation()
                         + " does not decode as " + call.returnType().getTypeName(), ex);
             }
         }
@@ -98,7 +99,7 @@ public record StoredResponse(String payload, String type) {
         if (type != null && type.startsWith(ERROR_PREFIX)) {
             throw replayedFailure(type.substring(ERROR_PREFIX.length()), record.response(), call);
         }
-        throw new IdempotentReplayException("The stored record of " + call.operation() + " is unreadable", null);
+        throw new IdempotencyRecordCorruptedException("unknown response type for " + call.operation(), null);
     }
 
     private static Throwable replayedFailure(String className, String message, IdempotentCall call) {

@@ -2,6 +2,7 @@ package io.github.resiliencestarter.idempotent.jdbc;
 
 import io.github.resiliencestarter.idempotent.ClaimResult;
 import io.github.resiliencestarter.idempotent.IdempotencyRecord;
+import io.github.resiliencestarter.idempotent.IdempotencyRecordCorruptedException;
 import io.github.resiliencestarter.idempotent.IdempotencyStatus;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.idempotent.IdempotencyStoreException;
@@ -242,9 +243,14 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
     }
 
     private IdempotencyRecord toRecord(ResultSet rs, int row) throws SQLException {
-        return new IdempotencyRecord(rs.getString(1), rs.getString(2), rs.getString(3),
-                IdempotencyStatus.valueOf(rs.getString(4)), rs.getString(5), rs.getLong(6), rs.getLong(7),
-                rs.getString(8), rs.getString(9), rs.getLong(10));
+        IdempotencyStatus status;
+        try {
+            status = IdempotencyStatus.valueOf(String.valueOf(rs.getString(4)));
+        } catch (IllegalArgumentException ex) {
+            throw new IdempotencyRecordCorruptedException("unknown status in the table", ex);
+        }
+        return new IdempotencyRecord(rs.getString(1), rs.getString(2), rs.getString(3), status, rs.getString(5),
+                rs.getLong(6), rs.getLong(7), rs.getString(8), rs.getString(9), rs.getLong(10));
     }
 
     private <T> T inOwnTransaction(Supplier<T> work) {
@@ -266,8 +272,6 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
             return operation.get();
         } catch (DataAccessException | TransactionException ex) {
             throw new IdempotencyStoreException("JDBC idempotency store unavailable: " + ex.getMessage(), ex);
-        } catch (IllegalArgumentException ex) {
-            throw new IdempotencyStoreException("Unreadable idempotency record: " + ex.getMessage(), ex);
         }
     }
 }

@@ -2,6 +2,7 @@ package io.github.resiliencestarter.idempotent.redis;
 
 import io.github.resiliencestarter.idempotent.ClaimResult;
 import io.github.resiliencestarter.idempotent.IdempotencyRecord;
+import io.github.resiliencestarter.idempotent.IdempotencyRecordCorruptedException;
 import io.github.resiliencestarter.idempotent.IdempotencyStatus;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.idempotent.IdempotencyStoreException;
@@ -40,7 +41,7 @@ public class RedisIdempotencyStore implements IdempotencyStore {
             + "  redis.call('PEXPIRE', KEYS[1], ttl) "
             + "  return {1} "
             + "end "
-            + "if st == 'P' and tonumber(redis.call('HGET', KEYS[1], 'le')) <= now then "
+            + "if st == 'P' and (tonumber(redis.call('HGET', KEYS[1], 'le')) or 0) <= now then "
             + "  redis.call('HSET', KEYS[1], 'ow', ARGV[1], 'le', now + lease) "
             + "  return {2} "
             + "end "
@@ -131,14 +132,18 @@ public class RedisIdempotencyStore implements IdempotencyStore {
     }
 
     private static IdempotencyRecord toRecord(String key, Map<Object, Object> hash) {
+        Object state = hash.get("st");
+        IdempotencyStatus status = "C".equals(state) ? IdempotencyStatus.COMPLETED
+                : "P".equals(state) ? IdempotencyStatus.IN_PROGRESS : null;
+        if (status == null || hash.get("fp") == null) {
+            throw new IdempotencyRecordCorruptedException("unknown state in Redis", null);
+        }
         try {
-            IdempotencyStatus status = "C".equals(hash.get("st")) ? IdempotencyStatus.COMPLETED
-                    : IdempotencyStatus.IN_PROGRESS;
             return new IdempotencyRecord(key, (String) hash.get("nm"), (String) hash.get("fp"), status,
                     (String) hash.get("ow"), number(hash.get("le")), number(hash.get("ex")), (String) hash.get("rs"),
                     (String) hash.get("rt"), number(hash.get("ca")));
-        } catch (RuntimeException ex) {
-            throw new IdempotencyStoreException("Unreadable idempotency record in Redis", ex);
+        } catch (NumberFormatException ex) {
+            throw new IdempotencyRecordCorruptedException("a time in Redis is not a number", ex);
         }
     }
 

@@ -73,20 +73,6 @@ public final class SpringRetryRules implements RetryRule, RetryClassifier.RetryA
         return WEB ? WebRules.retryAfter(error, clock) : null;
     }
 
-    /**
-     * The verdict for an HTTP status: 5xx, 408 and 429 are transient, other 4xx permanent.
-     *
-     * @param status the status
-     * @return the verdict
-     */
-    public static Verdict forStatus(HttpStatusCode status) {
-        int code = status.value();
-        if (code >= 500 || code == 408 || code == 429) {
-            return Verdict.RETRY;
-        }
-        return code >= 400 ? Verdict.NO_RETRY : Verdict.ABSTAIN;
-    }
-
     private static boolean isSubclassOf(Throwable error, String typeName) {
         for (Class<?> type = error.getClass(); type != null; type = type.getSuperclass()) {
             if (type.getName().equals(typeName)) {
@@ -98,6 +84,15 @@ public final class SpringRetryRules implements RetryRule, RetryClassifier.RetryA
 
     /** Kept apart so spring-web is loaded only when present. */
     private static final class WebRules {
+
+        /** 5xx, 408 and 429 are transient, other 4xx permanent. */
+        static Verdict forStatus(HttpStatusCode status) {
+            int code = status.value();
+            if (code >= 500 || code == 408 || code == 429) {
+                return Verdict.RETRY;
+            }
+            return code >= 400 ? Verdict.NO_RETRY : Verdict.ABSTAIN;
+        }
 
         static Verdict classify(Throwable error) {
             if (error instanceof RestClientResponseException response) {

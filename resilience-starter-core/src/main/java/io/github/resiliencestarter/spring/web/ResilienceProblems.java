@@ -5,6 +5,7 @@ import io.github.resiliencestarter.idempotent.IdempotencyException;
 import io.github.resiliencestarter.idempotent.IdempotencyInProgressException;
 import io.github.resiliencestarter.idempotent.IdempotencyKeyException;
 import io.github.resiliencestarter.idempotent.IdempotencyKeyReusedException;
+import io.github.resiliencestarter.idempotent.IdempotencyRecordCorruptedException;
 import io.github.resiliencestarter.idempotent.IdempotencyStoreException;
 import io.github.resiliencestarter.timeout.DeadlineExceededException;
 import io.github.resiliencestarter.timeout.ResilienceTimeoutException;
@@ -75,6 +76,10 @@ public final class ResilienceProblems {
             // the store's own message may name hosts; keep it in the log, not in the answer
             return problem(HttpStatus.SERVICE_UNAVAILABLE, "idempotency-store-unavailable",
                     "Idempotency store unavailable", "The request was not executed; try again later");
+        }
+        if (error instanceof IdempotencyRecordCorruptedException) {
+            return problem(HttpStatus.CONFLICT, "idempotency-record-corrupted", "Stored idempotency record unreadable",
+                    "The stored record of this key cannot be read; the request was not executed");
         }
         if (error instanceof IdempotencyException) {
             return problem(HttpStatus.CONFLICT, "idempotent-response-unavailable",

@@ -54,9 +54,13 @@ public final class TraceContextHolder {
      */
     public static TraceScope open(TraceContext context) {
         TraceContext previous = CURRENT.get();
-        String previousMdc = MDC.get(MDC_TRACE_ID);
         CURRENT.set(context);
         String traceId = context.traceId();
+        if (previous != null && previous.traceId() == traceId) {
+            // a nested scope of the same trace (retry attempt, timeout): the MDC is already right
+            return new TraceScope(previous, TraceScope.MDC_UNTOUCHED);
+        }
+        String previousMdc = MDC.get(MDC_TRACE_ID);
         if (traceId != null && !traceId.equals(previousMdc)) {
             MDC.put(MDC_TRACE_ID, traceId);
         }
@@ -64,10 +68,10 @@ public final class TraceContextHolder {
     }
 
     static void restore(TraceContext previous, String previousMdc) {
-        if (previous == null) {
-            CURRENT.remove();
-        } else {
-            CURRENT.set(previous);
+        // the empty context rather than remove(): TTL's per-thread bookkeeping then stays put
+        CURRENT.set(previous != null ? previous : TraceContext.empty());
+        if (previousMdc == TraceScope.MDC_UNTOUCHED) {
+            return;
         }
         // nested scopes usually keep the trace id: skip the MDC write (it copies the map in Logback)
         String current = MDC.get(MDC_TRACE_ID);

@@ -7,6 +7,9 @@ package io.github.resiliencestarter.context;
  */
 public final class TraceScope implements AutoCloseable {
 
+    /** Marks a scope that did not change the MDC, so closing it leaves the MDC alone. */
+    static final String MDC_UNTOUCHED = new String("mdc-untouched");
+
     private final TraceContext previous;
 
     private final String previousMdcTraceId;

@@ -119,12 +119,14 @@ public final class Retrier {
             throw DeadlineExceededException.budgetSpent(operation);
         }
         policy.budget().recordCall();
-        long callStarted = ticker.read();
+        // clock reads cost ~20 ns each: only when someone needs the duration or a deadline needs the attempt time
+        boolean observed = observer != RetryObserver.NOOP;
+        long callStarted = observed ? ticker.read() : 0;
         RandomGenerator rnd = random != null ? random : ThreadLocalRandom.current();
         List<Throwable> earlier = null;
         long previousDelay = 0;
         for (int attempt = 1;; attempt++) {
-            long started = ticker.read();
+            long started = deadline != null ? ticker.read() : 0;
             T result = null;
             Throwable failure = null;
             try {
@@ -133,8 +135,10 @@ public final class Retrier {
                 failure = error;
             }
             if (failure == null && (policy.retryOnResult() == null || !policy.retryOnResult().test(result))) {
-                observer.onComplete(operation, attempt == 1 ? RetryOutcome.SUCCESS_WITHOUT_RETRY
-                        : RetryOutcome.SUCCESS_WITH_RETRY, attempt, ticker.read() - callStarted);
+                if (observed) {
+                    observer.onComplete(operation, attempt == 1 ? RetryOutcome.SUCCESS_WITHOUT_RETRY
+                            : RetryOutcome.SUCCESS_WITH_RETRY, attempt, ticker.read() - callStarted);
+                }
                 return result;
             }
             Stop stop = null;
@@ -145,8 +149,8 @@ public final class Retrier {
                 stop = Stop.EXHAUSTED;
             } else {
                 delay = delayBefore(attempt, failure, previousDelay, rnd);
-                long attemptNanos = Math.max(policy.minAttemptTime().toNanos(), ticker.read() - started);
-                if (deadline != null && saturatedAdd(delay, attemptNanos) >= deadline.remainingNanos()) {
+                if (deadline != null && saturatedAdd(delay, Math.max(policy.minAttemptTime().toNanos(),
+                        ticker.read() - started)) >= deadline.remainingNanos()) {
                     stop = Stop.NO_TIME;
                 } else if (!policy.budget().tryAcquireRetry()) {
                     stop = Stop.BUDGET_DENIED;

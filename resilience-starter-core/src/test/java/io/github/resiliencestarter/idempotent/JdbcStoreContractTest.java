@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /** The contract on a real MySQL-compatible server. */
-class JdbcStoreContractTest extends IdempotencyStoreContract {
+class JdbcStoreContractTest extends IdempotencyStoreContractTest {
 
     private final JdbcIdempotencyStore store = StoreFixtures.mysqlStore();
 

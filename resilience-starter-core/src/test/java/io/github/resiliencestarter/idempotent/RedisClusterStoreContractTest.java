@@ -12,7 +12,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * The same contract, unchanged, on a three-master Redis Cluster: every script touches one key, so
  * each runs on the node that owns the key's slot.
  */
-class RedisClusterStoreContractTest extends IdempotencyStoreContract {
+class RedisClusterStoreContractTest extends IdempotencyStoreContractTest {
 
     private static DisposableRedisCluster cluster;
 

@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /** The contract on a real Redis server. */
-class RedisStoreContractTest extends IdempotencyStoreContract {
+class RedisStoreContractTest extends IdempotencyStoreContractTest {
 
     private final IdempotencyStore store = StoreFixtures.redisStore();
 

@@ -103,7 +103,7 @@ class RetrierTest {
     }
 
     @Test
-    void RP6_andC1_attemptsOwnTimeCountsSoRetriesNeverOutliveTheBudget() {
+    void RP6_andC1_andTP5_attemptsOwnTimeCountsSoRetriesNeverOutliveTheBudget() {
         Retrier retrier = retrier(fixed(0).maxAttempts(10).build());
         long start = time.read();
         AtomicInteger attempts = new AtomicInteger();
@@ -191,7 +191,7 @@ class RetrierTest {
     }
 
     @Test
-    void RS1_theFinalFailureKeepsItsTypeCarriesEarlierErrorsAndIsLoggedOnceWithTheTraceId() {
+    void RS1_andO2_theFinalFailureKeepsItsTypeCarriesEarlierErrorsAndIsLoggedOnceWithTheTraceId() {
         Logger logger = (Logger) LoggerFactory.getLogger(Retrier.class);
         ListAppender<ILoggingEvent> appender = new ListAppender<>();
         appender.start();

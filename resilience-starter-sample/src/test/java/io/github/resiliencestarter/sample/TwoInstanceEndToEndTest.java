@@ -55,7 +55,7 @@ class TwoInstanceEndToEndTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"jdbc", "redis"})
-    void everyOrderExistsOnceStockMovesOnceAndDuplicatesReplayTheFirstResponse(String store) throws Exception {
+    void O4_everyOrderExistsOnceStockMovesOnceAndDuplicatesReplayTheFirstResponse(String store) throws Exception {
         String run = store + "-" + TraceIds.generate().substring(0, 8);
         try (ConfigurableApplicationContext first = start(store);
                 ConfigurableApplicationContext second = start(store)) {

@@ -85,7 +85,7 @@ class IdempotencyAutoConfigurationTest {
     }
 
     @Test
-    void I4_andC2_anIdempotentMethodPassesTheRetrySafetyGate() {
+    void I4_andIP3_andC2_anIdempotentMethodPassesTheRetrySafetyGate() {
         withoutDataSource.withBean(IdempotentRetried.class).run(context -> assertThat(context).hasNotFailed());
         withoutDataSource.withPropertyValues("resilience.idempotent.enabled=false").withBean(IdempotentRetried.class)
                 .run(context -> assertThat(context).hasFailed());

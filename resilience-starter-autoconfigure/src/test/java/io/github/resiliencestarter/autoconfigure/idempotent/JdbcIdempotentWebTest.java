@@ -14,7 +14,7 @@ import org.springframework.test.context.DynamicPropertySource;
 /** {@code @Idempotent} over HTTP on a real MySQL-compatible server. */
 @SpringBootTest(classes = IdempotencyWebTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"resilience.idempotent.store=jdbc", "resilience.idempotent.jdbc.initialize-schema=always"})
-class JdbcIdempotentWebTest extends IdempotentWebContract {
+class JdbcIdempotentWebTest extends IdempotentWebContractTest {
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {

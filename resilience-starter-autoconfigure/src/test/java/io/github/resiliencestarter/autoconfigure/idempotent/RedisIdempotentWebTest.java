@@ -13,7 +13,7 @@ import org.springframework.test.context.DynamicPropertySource;
 /** {@code @Idempotent} over HTTP on a real Redis. */
 @SpringBootTest(classes = IdempotencyWebTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = "resilience.idempotent.store=redis")
-class RedisIdempotentWebTest extends IdempotentWebContract {
+class RedisIdempotentWebTest extends IdempotentWebContractTest {
 
     @DynamicPropertySource
     static void redis(DynamicPropertyRegistry registry) {

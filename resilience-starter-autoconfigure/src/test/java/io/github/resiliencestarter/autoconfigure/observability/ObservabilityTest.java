@@ -110,7 +110,7 @@ class ObservabilityTest {
     }
 
     @Test
-    void T2_theAdvisorWarnsWhenTheTimeoutIsBelowTheObservedP99WithHeadroom() {
+    void T2_andTP1_theAdvisorWarnsWhenTheTimeoutIsBelowTheObservedP99WithHeadroom() {
         runner.withBean(Orders.class).run(context -> {
             Orders orders = context.getBean(Orders.class);
             for (int i = 0; i < 25; i++) {

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /** {@code @Idempotent} over real HTTP; subclasses choose the real store. */
-abstract class IdempotentWebContract {
+abstract class IdempotentWebContractTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  * The behaviour every {@link IdempotencyStore} must show, run against each store on its real
  * server. Subclasses provide the store.
  */
-abstract class IdempotencyStoreContract {
+abstract class IdempotencyStoreContractTest {
 
     protected final String run = TraceIds.generate().substring(0, 8);
 
@@ -62,7 +62,7 @@ abstract class IdempotencyStoreContract {
     }
 
     @Test
-    void I3_exactlyOneExecutionAmong64ConcurrentDuplicatesFiftyTimesOver() throws Exception {
+    void I3_andIP2_exactlyOneExecutionAmong64ConcurrentDuplicatesFiftyTimesOver() throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(64);
         pools.add(pool);
         IdempotentExecutor executor = executor();

@@ -5,6 +5,7 @@ import io.github.resiliencestarter.spring.http.DerivedIdempotencyKeyInterceptor;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.core.env.Environment;
 import org.springframework.stereotype.Component;
+import org.springframework.web.client.HttpClientErrorException;
 import org.springframework.web.client.RestClient;
 
 /**
@@ -14,6 +15,9 @@ import org.springframework.web.client.RestClient;
  */
 @Component
 public class InventoryClient {
+
+    /** Problem type of a key whose first response cannot be replayed. */
+    private static final String RESPONSE_NOT_RECORDED = "idempotent-response-unavailable";
 
     private final RestClient.Builder builder;
 
@@ -40,8 +44,17 @@ public class InventoryClient {
      */
     @Retry(name = "inventory", idempotent = true)
     public Reservation reserve(String orderNo, long productId, int quantity) {
-        return client().post().uri("/inventory/reserve").body(new ReserveRequest(orderNo, productId, quantity))
-                .retrieve().body(Reservation.class);
+        try {
+            return client().post().uri("/inventory/reserve").body(new ReserveRequest(orderNo, productId, quantity))
+                    .retrieve().body(Reservation.class);
+        } catch (HttpClientErrorException.Conflict conflict) {
+            if (!conflict.getResponseBodyAsString().contains(RESPONSE_NOT_RECORDED)) {
+                throw conflict;
+            }
+            // the reservation committed but its response was lost in a crash: ask for the state instead
+            return client().get().uri("/inventory/reservation/{orderNo}?productId={productId}", orderNo, productId)
+                    .retrieve().body(Reservation.class);
+        }
     }
 
     private RestClient client() {

@@ -12,6 +12,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /** The inventory API, with its fault injection. */
@@ -46,6 +47,18 @@ public class InventoryController {
             throws InterruptedException {
         faults.apply(budgetMs, attempt);
         return inventory.reserve(request.orderNo(), request.productId(), request.quantity());
+    }
+
+    /**
+     * The reservation of an order.
+     *
+     * @param orderNo the order
+     * @param productId the product
+     * @return the reservation (404 problem when there is none)
+     */
+    @GetMapping("/inventory/reservation/{orderNo}")
+    public Reservation reservation(@PathVariable String orderNo, @RequestParam long productId) {
+        return inventory.find(orderNo, productId);
     }
 
     /**

@@ -49,6 +49,23 @@ public class InventoryService {
     }
 
     /**
+     * The reservation an order made, if any: how a caller learns the outcome of a reservation whose
+     * response was lost (the idempotency store's documented crash window).
+     *
+     * @param orderNo the order
+     * @param productId the product
+     * @return the reservation
+     */
+    public Reservation find(String orderNo, long productId) {
+        Integer reserved = stock.reservedFor(orderNo);
+        if (reserved == null) {
+            throw new BusinessProblem(HttpStatus.NOT_FOUND, "reservation-not-found", "No reservation for " + orderNo);
+        }
+        Integer left = stock.available(productId);
+        return new Reservation(orderNo, productId, reserved, left == null ? 0 : left);
+    }
+
+    /**
      * Units left of a product.
      *
      * @param productId the product

@@ -45,4 +45,13 @@ public interface StockMapper extends BaseMapper<Stock> {
      */
     @Select("SELECT quantity FROM stock_reservation WHERE order_no = #{orderNo}")
     Integer reservedFor(@Param("orderNo") String orderNo);
+
+    /**
+     * Units left of a product after the reservations so far.
+     *
+     * @param productId the product
+     * @return the units, or {@code null}
+     */
+    @Select("SELECT quantity FROM stock WHERE product_id = #{productId}")
+    Integer available(@Param("productId") long productId);
 }

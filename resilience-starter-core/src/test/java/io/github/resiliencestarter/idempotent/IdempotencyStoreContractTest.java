@@ -230,6 +230,40 @@ abstract class IdempotencyStoreContractTest {
     }
 
     @Test
+    void aLeaseExpiryRaceLeavesOneCompletedRecordAndTheLateOwnerIsRejectedAndCounted() throws Throwable {
+        String key = key("lease-race");
+        List<IdempotencyOutcome> outcomes = new java.util.concurrent.CopyOnWriteArrayList<>();
+        IdempotentExecutor executor = IdempotentExecutor.builder(store())
+                .observer((operation, outcome) -> outcomes.add(outcome)).build();
+        // a lease too short to be kept alive: the slow first execution outlives it
+        IdempotencyConfig shortLease = IdempotencyConfig.custom().lease(Duration.ofMillis(250)).build();
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        pools.add(pool);
+        CountDownLatch running = new CountDownLatch(1);
+        Future<String> late = pool.submit(() -> {
+            try {
+                return executor.execute(call(key, "fp", String.class, shortLease), () -> {
+                    running.countDown();
+                    Thread.sleep(900);
+                    return "late owner";
+                }).value();
+            } catch (Throwable ex) {
+                throw new AssertionError(ex);
+            }
+        });
+        assertThat(running.await(5, TimeUnit.SECONDS)).isTrue();
+        Thread.sleep(400);
+        Execution<String> takeover = executor.execute(call(key, "fp", String.class, shortLease), () -> "new owner");
+        assertThat(takeover.replayed()).isFalse();
+        assertThat(late.get(5, TimeUnit.SECONDS)).isEqualTo("late owner");
+
+        IdempotencyRecord record = store().find(key);
+        assertThat(record.status()).isEqualTo(IdempotencyStatus.COMPLETED);
+        assertThat(record.response()).isEqualTo("\"new owner\"");
+        assertThat(outcomes).containsOnlyOnce(IdempotencyOutcome.LEASE_LOST).containsOnlyOnce(IdempotencyOutcome.EXECUTED);
+    }
+
+    @Test
     void theOwnerCanExtendItsLeaseAndOthersCannot() throws Exception {
         String key = key("extend");
         store().claim(key, "op", "fp", "owner", 400, 60_000);

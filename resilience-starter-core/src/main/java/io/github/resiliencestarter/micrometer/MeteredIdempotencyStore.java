@@ -5,6 +5,7 @@ import io.github.resiliencestarter.idempotent.IdempotencyRecord;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
@@ -94,7 +95,7 @@ public class MeteredIdempotencyStore implements IdempotencyStore {
         try {
             return operation.get();
         } finally {
-            timer.record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
+            timer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
         }
     }
 }

@@ -2,6 +2,7 @@ package io.github.resiliencestarter.timeout;
 
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Default and named {@link TimeoutConfig}s, as configured under {@code resilience.timeout.*} and
@@ -56,7 +57,7 @@ public final class TimeoutConfigRegistry {
      *
      * @return the names
      */
-    public java.util.Set<String> names() {
+    public Set<String> names() {
         return instances.keySet();
     }
 }

@@ -1,5 +1,7 @@
 package io.github.resiliencestarter.idempotent.jdbc;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import javax.sql.DataSource;
@@ -26,10 +28,10 @@ public final class JdbcIdempotencySchema {
         String script = isH2(dataSource) ? "schema-h2.sql" : "schema-mysql.sql";
         try {
             String sql = StreamUtils.copyToString(new ClassPathResource(BASE + script).getInputStream(),
-                    java.nio.charset.StandardCharsets.UTF_8).replace(JdbcIdempotencyStore.DEFAULT_TABLE, table);
-            new ResourceDatabasePopulator(new ByteArrayResource(sql.getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                    StandardCharsets.UTF_8).replace(JdbcIdempotencyStore.DEFAULT_TABLE, table);
+            new ResourceDatabasePopulator(new ByteArrayResource(sql.getBytes(StandardCharsets.UTF_8)))
                     .execute(dataSource);
-        } catch (java.io.IOException ex) {
+        } catch (IOException ex) {
             throw new IllegalStateException("Cannot read the idempotency schema " + script, ex);
         }
     }

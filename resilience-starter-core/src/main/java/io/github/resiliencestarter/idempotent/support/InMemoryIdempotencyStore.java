@@ -7,6 +7,7 @@ import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import java.time.Clock;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.UnaryOperator;
 
 /**
  * Records in this JVM's memory: correct for one node only, lost on restart. For tests and for the
@@ -87,7 +88,7 @@ public class InMemoryIdempotencyStore implements IdempotencyStore {
     }
 
     private boolean owned(String key, String ownerToken,
-            java.util.function.UnaryOperator<IdempotencyRecord> change) {
+            UnaryOperator<IdempotencyRecord> change) {
         boolean[] changed = {false};
         records.computeIfPresent(key, (k, current) -> {
             if (current.status() != IdempotencyStatus.IN_PROGRESS || !current.ownerToken().equals(ownerToken)) {

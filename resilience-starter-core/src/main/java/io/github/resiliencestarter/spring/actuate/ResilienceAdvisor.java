@@ -12,8 +12,11 @@ import io.micrometer.core.instrument.distribution.ValueAtPercentile;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -92,45 +95,45 @@ public class ResilienceAdvisor {
         return warnings;
     }
 
-    private java.util.Optional<String> p99Warning(TimeoutOperation timeout) {
+    private Optional<String> p99Warning(TimeoutOperation timeout) {
         if (metrics == null) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         Timer successes = metrics.timeoutSuccesses(timeout.name());
         if (successes == null || successes.count() < minSamples) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         for (ValueAtPercentile value : successes.takeSnapshot().percentileValues()) {
             if (value.percentile() == 0.99) {
                 double p99Millis = value.value(TimeUnit.MILLISECONDS);
                 long timeoutMillis = timeout.guard().config().timeout().toMillis();
                 if (timeoutMillis < p99Millis * P99_HEADROOM) {
-                    return java.util.Optional.of(String.format(java.util.Locale.ROOT, "T-2: @Timeout of %s is %d ms, "
+                    return Optional.of(String.format(Locale.ROOT, "T-2: @Timeout of %s is %d ms, "
                             + "below 1.3 x its observed p99 of %.0f ms over %d calls: expect false timeouts; "
                             + "consider %d ms", timeout.name(), timeoutMillis, p99Millis, successes.count(),
                             (long) Math.ceil(p99Millis * P99_HEADROOM)));
                 }
             }
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
     }
 
-    private static java.util.Optional<String> retryFitWarning(TimeoutOperation timeout, RetryOperation retry) {
+    private static Optional<String> retryFitWarning(TimeoutOperation timeout, RetryOperation retry) {
         RetryPolicy policy = retry.retrier().policy();
         BackOff backOff = policy.backOff();
         long waits = 0;
         for (int i = 1; i < policy.maxAttempts(); i++) {
-            waits += backOff.delayNanos(i, java.util.concurrent.ThreadLocalRandom.current());
+            waits += backOff.delayNanos(i, ThreadLocalRandom.current());
         }
         Duration attempt = policy.attemptTimeout();
         long attempts = attempt == null ? 0 : attempt.toNanos() * policy.maxAttempts();
         Duration worst = Duration.ofNanos(waits + attempts);
         Duration limit = timeout.guard().config().timeout();
         if (worst.compareTo(limit) > 0) {
-            return java.util.Optional.of("R-3: @Retry on " + retry.name() + " may need " + worst.toMillis() + " ms ("
+            return Optional.of("R-3: @Retry on " + retry.name() + " may need " + worst.toMillis() + " ms ("
                     + policy.maxAttempts() + " attempts" + (attempt == null ? "" : " x " + attempt.toMillis() + " ms")
                     + " + back-off) but its @Timeout is " + limit.toMillis() + " ms: the last attempts never run");
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
     }
 }

@@ -13,6 +13,7 @@ import io.github.resiliencestarter.spring.aop.TimeoutOperation;
 import io.github.resiliencestarter.spring.aop.TimeoutOperationSource;
 import io.github.resiliencestarter.timeout.TimeoutConfig;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.springframework.beans.factory.ObjectProvider;
@@ -86,7 +87,7 @@ public class ResilienceEndpoint {
                 describe(budget))));
         report.put("retryBudgets", budgets);
         ResilienceAdvisor warnings = advisor.getIfAvailable();
-        report.put("warnings", warnings == null ? java.util.List.of() : warnings.warnings());
+        report.put("warnings", warnings == null ? List.of() : warnings.warnings());
         return report;
     }
 

@@ -63,7 +63,7 @@ public class IdempotentOperationSource implements AnnotatedMethodResolver {
      *
      * @return a snapshot
      */
-    public java.util.List<IdempotentOperation> operations() {
+    public List<IdempotentOperation> operations() {
         return cache.resolved();
     }
 

@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.spring.aop;
 
 import java.lang.reflect.Method;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -58,7 +59,7 @@ public final class MethodOperationCache<O> {
      * @return a snapshot
      */
     @SuppressWarnings("unchecked")
-    public java.util.List<O> resolved() {
+    public List<O> resolved() {
         return cache.values().stream().filter(value -> value != ABSENT).map(value -> (O) value).toList();
     }
 

@@ -81,7 +81,7 @@ public class RetryOperationSource implements AnnotatedMethodResolver {
      *
      * @return a snapshot
      */
-    public java.util.List<RetryOperation> operations() {
+    public List<RetryOperation> operations() {
         return cache.resolved();
     }
 

@@ -8,6 +8,7 @@ import io.github.resiliencestarter.timeout.TimeoutMode;
 import io.github.resiliencestarter.timeout.TimeoutRuntime;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
+import java.util.List;
 import java.time.Duration;
 import org.springframework.util.StringValueResolver;
 
@@ -55,7 +56,7 @@ public class TimeoutOperationSource implements AnnotatedMethodResolver {
      *
      * @return a snapshot
      */
-    public java.util.List<TimeoutOperation> operations() {
+    public List<TimeoutOperation> operations() {
         return cache.resolved();
     }
 

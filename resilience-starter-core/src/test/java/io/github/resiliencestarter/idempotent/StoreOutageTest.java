@@ -63,41 +63,31 @@ class StoreOutageTest {
     @Test
     void aRedisStoppedMidTestFailsClosedAndRecoversWhenItIsBack() throws Throwable {
         try (DisposableRedis server = DisposableRedis.start()) {
-            LettuceConnectionFactory factory = new LettuceConnectionFactory(
-                    new RedisStandaloneConfiguration("127.0.0.1", server.port()),
-                    LettuceClientConfiguration.builder().commandTimeout(Duration.ofMillis(500)).build());
-            factory.afterPropertiesSet();
-            factory.start();
-            try {
-                StringRedisTemplate template = new StringRedisTemplate(factory);
-                template.afterPropertiesSet();
-                IdempotentExecutor executor = IdempotentExecutor.builder(new RedisIdempotencyStore(template)).build();
-                AtomicInteger executions = new AtomicInteger();
-                IdempotencyConfig config = IdempotencyConfig.ofDefaults();
+            IdempotentExecutor executor =
+                    IdempotentExecutor.builder(new RedisIdempotencyStore(server.template())).build();
+            AtomicInteger executions = new AtomicInteger();
+            IdempotencyConfig config = IdempotencyConfig.ofDefaults();
 
-                assertThat(executor.execute(new IdempotentCall("Orders.create", "up-1", "fp", String.class, config),
-                        () -> "ran-" + executions.incrementAndGet()).value()).isEqualTo("ran-1");
-                server.kill();
-                assertThatThrownBy(() -> executor.execute(new IdempotentCall("Orders.create", "down-1", "fp",
-                        String.class, config), () -> "ran-" + executions.incrementAndGet()))
-                        .isInstanceOf(IdempotencyStoreException.class);
-                assertThat(executions.get()).isEqualTo(1);
+            assertThat(executor.execute(new IdempotentCall("Orders.create", "up-1", "fp", String.class, config),
+                    () -> "ran-" + executions.incrementAndGet()).value()).isEqualTo("ran-1");
+            server.kill();
+            assertThatThrownBy(() -> executor.execute(new IdempotentCall("Orders.create", "down-1", "fp",
+                    String.class, config), () -> "ran-" + executions.incrementAndGet()))
+                    .isInstanceOf(IdempotencyStoreException.class);
+            assertThat(executions.get()).isEqualTo(1);
 
-                server.resume();
-                String after = null;
-                long until = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-                while (after == null && System.nanoTime() < until) {
-                    try {
-                        after = executor.execute(new IdempotentCall("Orders.create", "down-1", "fp", String.class,
-                                config), () -> "ran-" + executions.incrementAndGet()).value();
-                    } catch (IdempotencyStoreException reconnecting) {
-                        Thread.sleep(200);
-                    }
+            server.resume();
+            String after = null;
+            long until = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+            while (after == null && System.nanoTime() < until) {
+                try {
+                    after = executor.execute(new IdempotentCall("Orders.create", "down-1", "fp", String.class,
+                            config), () -> "ran-" + executions.incrementAndGet()).value();
+                } catch (IdempotencyStoreException reconnecting) {
+                    Thread.sleep(200);
                 }
-                assertThat(after).isEqualTo("ran-2");
-            } finally {
-                factory.destroy();
             }
+            assertThat(after).isEqualTo("ran-2");
         }
     }
 

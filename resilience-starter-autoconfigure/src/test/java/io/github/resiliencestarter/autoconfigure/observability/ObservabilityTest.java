@@ -35,9 +35,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.actuate.health.Status;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 class ObservabilityTest {
@@ -152,13 +149,7 @@ class ObservabilityTest {
     @Test
     void theStoreHealthGoesDownWhenRedisStopsAndUpWhenItIsBack() throws Exception {
         try (DisposableRedis server = DisposableRedis.start()) {
-            LettuceConnectionFactory factory = new LettuceConnectionFactory(
-                    new RedisStandaloneConfiguration("127.0.0.1", server.port()),
-                    LettuceClientConfiguration.builder().commandTimeout(Duration.ofMillis(500)).build());
-            factory.afterPropertiesSet();
-            factory.start();
-            StringRedisTemplate template = new StringRedisTemplate(factory);
-            template.afterPropertiesSet();
+            StringRedisTemplate template = server.template();
             runner.withBean(IdempotencyStore.class, () -> new RedisIdempotencyStore(template)).run(context -> {
                 IdempotencyStoreHealthIndicator health = context.getBean(IdempotencyStoreHealthIndicator.class);
                 assertThat(health.health().getStatus()).isEqualTo(Status.UP);
@@ -173,7 +164,6 @@ class ObservabilityTest {
                 }
                 assertThat(status).isEqualTo(Status.UP);
             });
-            factory.destroy();
         }
     }
 

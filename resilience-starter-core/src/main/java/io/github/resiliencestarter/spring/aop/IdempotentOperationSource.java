@@ -5,7 +5,6 @@ import io.github.resiliencestarter.idempotent.IdempotencyConfig;
 import io.github.resiliencestarter.idempotent.IdempotentExecutor;
 import io.github.resiliencestarter.idempotent.InProgressStrategy;
 import io.github.resiliencestarter.spring.idempotent.Fingerprints;
-import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.List;
@@ -19,7 +18,7 @@ import org.springframework.util.StringValueResolver;
  * Resolves {@code @Idempotent} per method: parses the key and fingerprint expressions (a bad
  * expression fails the start, naming the method), merges the settings and fixes the return type.
  */
-public class IdempotentOperationSource implements AnnotatedMethodResolver {
+public class IdempotentOperationSource extends AnnotatedOperationSource<Idempotent, IdempotentOperation> {
 
     private static final SpelExpressionParser PARSER = new SpelExpressionParser();
 
@@ -28,8 +27,6 @@ public class IdempotentOperationSource implements AnnotatedMethodResolver {
     private final Supplier<IdempotentExecutor> executor;
 
     private final StringValueResolver placeholders;
-
-    private final MethodOperationCache<IdempotentOperation> cache = new MethodOperationCache<>(this::build);
 
     /**
      * Creates the source.
@@ -42,46 +39,14 @@ public class IdempotentOperationSource implements AnnotatedMethodResolver {
      */
     public IdempotentOperationSource(IdempotencyConfig defaults, Supplier<IdempotentExecutor> executor,
             StringValueResolver placeholders) {
+        super(Idempotent.class);
         this.defaults = defaults;
         this.executor = executor;
         this.placeholders = placeholders;
     }
 
-    /**
-     * The resolved operation of {@code method}, or {@code null} when it has no {@code @Idempotent}.
-     *
-     * @param method the invoked method
-     * @param targetClass the bean's class
-     * @return the operation
-     */
-    public IdempotentOperation get(Method method, Class<?> targetClass) {
-        return cache.get(method, targetClass);
-    }
-
-    /**
-     * Every operation resolved so far, for the actuator endpoint.
-     *
-     * @return a snapshot
-     */
-    public List<IdempotentOperation> operations() {
-        return cache.resolved();
-    }
-
     @Override
-    public Class<? extends Annotation> annotationType() {
-        return Idempotent.class;
-    }
-
-    @Override
-    public void resolve(Method method, Class<?> targetClass) {
-        get(method, targetClass);
-    }
-
-    private IdempotentOperation build(Method method, Class<?> targetClass) {
-        Idempotent annotation = AnnotatedMethods.find(method, targetClass, Idempotent.class);
-        if (annotation == null) {
-            return null;
-        }
+    protected IdempotentOperation build(Idempotent annotation, Method method, Class<?> targetClass) {
         String operation = AnnotatedMethods.operationName(method, targetClass);
         String described = AnnotatedMethods.describe(method, targetClass);
         String name = annotation.name().isEmpty() ? operation : annotation.name();

@@ -9,7 +9,6 @@ import io.github.resiliencestarter.retry.RetryObserver;
 import io.github.resiliencestarter.retry.RetryPolicy;
 import io.github.resiliencestarter.retry.support.BackOffs;
 import io.github.resiliencestarter.timeout.TimeoutRuntime;
-import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.List;
@@ -22,7 +21,7 @@ import org.springframework.util.StringValueResolver;
  * defaults, the hard cap on attempts, the safety gate, the shared budget and the fallback.
  * Resolved once per method and cached.
  */
-public class RetryOperationSource implements AnnotatedMethodResolver {
+public class RetryOperationSource extends AnnotatedOperationSource<Retry, RetryOperation> {
 
     private static final Logger log = LoggerFactory.getLogger(RetryOperationSource.class);
 
@@ -40,8 +39,6 @@ public class RetryOperationSource implements AnnotatedMethodResolver {
 
     private final StringValueResolver placeholders;
 
-    private final MethodOperationCache<RetryOperation> cache = new MethodOperationCache<>(this::build);
-
     /**
      * Creates the source.
      *
@@ -56,6 +53,7 @@ public class RetryOperationSource implements AnnotatedMethodResolver {
     public RetryOperationSource(RetryConfigRegistry registry, RetrySafetyGate safetyGate, int maxAttemptsCap,
             double defaultJitterFactor, TimeoutRuntime timeoutRuntime, RetryObserver observer,
             StringValueResolver placeholders) {
+        super(Retry.class);
         this.registry = registry;
         this.safetyGate = safetyGate;
         this.maxAttemptsCap = maxAttemptsCap;
@@ -65,41 +63,8 @@ public class RetryOperationSource implements AnnotatedMethodResolver {
         this.placeholders = placeholders;
     }
 
-    /**
-     * The resolved operation of {@code method}, or {@code null} when it has no {@code @Retry}.
-     *
-     * @param method the invoked method
-     * @param targetClass the bean's class
-     * @return the operation
-     */
-    public RetryOperation get(Method method, Class<?> targetClass) {
-        return cache.get(method, targetClass);
-    }
-
-    /**
-     * Every operation resolved so far, for the actuator endpoint.
-     *
-     * @return a snapshot
-     */
-    public List<RetryOperation> operations() {
-        return cache.resolved();
-    }
-
     @Override
-    public Class<? extends Annotation> annotationType() {
-        return Retry.class;
-    }
-
-    @Override
-    public void resolve(Method method, Class<?> targetClass) {
-        get(method, targetClass);
-    }
-
-    private RetryOperation build(Method method, Class<?> targetClass) {
-        Retry annotation = AnnotatedMethods.find(method, targetClass, Retry.class);
-        if (annotation == null) {
-            return null;
-        }
+    protected RetryOperation build(Retry annotation, Method method, Class<?> targetClass) {
         String name = AnnotatedMethods.operationName(method, targetClass);
         String described = AnnotatedMethods.describe(method, targetClass);
         RetryPolicy base = registry.policy(annotation.name());

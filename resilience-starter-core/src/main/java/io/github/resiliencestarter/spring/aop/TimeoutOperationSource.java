@@ -6,9 +6,7 @@ import io.github.resiliencestarter.timeout.TimeoutConfigRegistry;
 import io.github.resiliencestarter.timeout.TimeoutGuard;
 import io.github.resiliencestarter.timeout.TimeoutMode;
 import io.github.resiliencestarter.timeout.TimeoutRuntime;
-import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
-import java.util.List;
 import java.time.Duration;
 import org.springframework.util.StringValueResolver;
 
@@ -16,15 +14,13 @@ import org.springframework.util.StringValueResolver;
  * Resolves {@code @Timeout} per method: annotation attributes over the named instance over the
  * defaults, placeholders resolved, the fallback looked up. Resolved once per method and cached.
  */
-public class TimeoutOperationSource implements AnnotatedMethodResolver {
+public class TimeoutOperationSource extends AnnotatedOperationSource<Timeout, TimeoutOperation> {
 
     private final TimeoutConfigRegistry registry;
 
     private final TimeoutRuntime runtime;
 
     private final StringValueResolver placeholders;
-
-    private final MethodOperationCache<TimeoutOperation> cache = new MethodOperationCache<>(this::build);
 
     /**
      * Creates the source.
@@ -35,46 +31,14 @@ public class TimeoutOperationSource implements AnnotatedMethodResolver {
      */
     public TimeoutOperationSource(TimeoutConfigRegistry registry, TimeoutRuntime runtime,
             StringValueResolver placeholders) {
+        super(Timeout.class);
         this.registry = registry;
         this.runtime = runtime;
         this.placeholders = placeholders;
     }
 
-    /**
-     * The resolved operation of {@code method}, or {@code null} when it has no {@code @Timeout}.
-     *
-     * @param method the invoked method
-     * @param targetClass the bean's class
-     * @return the operation
-     */
-    public TimeoutOperation get(Method method, Class<?> targetClass) {
-        return cache.get(method, targetClass);
-    }
-
-    /**
-     * Every operation resolved so far, for the actuator endpoint.
-     *
-     * @return a snapshot
-     */
-    public List<TimeoutOperation> operations() {
-        return cache.resolved();
-    }
-
     @Override
-    public Class<? extends Annotation> annotationType() {
-        return Timeout.class;
-    }
-
-    @Override
-    public void resolve(Method method, Class<?> targetClass) {
-        get(method, targetClass);
-    }
-
-    private TimeoutOperation build(Method method, Class<?> targetClass) {
-        Timeout annotation = AnnotatedMethods.find(method, targetClass, Timeout.class);
-        if (annotation == null) {
-            return null;
-        }
+    protected TimeoutOperation build(Timeout annotation, Method method, Class<?> targetClass) {
         String name = AnnotatedMethods.operationName(method, targetClass);
         TimeoutConfig.Builder config = TimeoutConfig.from(registry.config(annotation.name()));
         Duration timeout = AnnotationValues.duration(annotation.value(), placeholders, "@Timeout", name, false);

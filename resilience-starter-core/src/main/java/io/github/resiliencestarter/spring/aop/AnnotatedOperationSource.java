@@ -1,0 +1,74 @@
+package io.github.resiliencestarter.spring.aop;
+
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Method;
+import java.util.List;
+
+/**
+ * Base of the per-annotation operation sources: finds the annotation on a method, has the subclass
+ * build the operation once, and caches it per method and target class, so the hot path does no
+ * reflection, placeholder resolution or expression parsing.
+ *
+ * @param <A> the annotation
+ * @param <O> the resolved operation
+ */
+public abstract class AnnotatedOperationSource<A extends Annotation, O> implements AnnotatedMethodResolver {
+
+    private final Class<A> annotationType;
+
+    private final MethodOperationCache<O> cache = new MethodOperationCache<>(this::findAndBuild);
+
+    /**
+     * Creates the source.
+     *
+     * @param annotationType the annotation it resolves
+     */
+    protected AnnotatedOperationSource(Class<A> annotationType) {
+        this.annotationType = annotationType;
+    }
+
+    /**
+     * The resolved operation of {@code method}, or {@code null} when it has no such annotation.
+     *
+     * @param method the invoked method
+     * @param targetClass the bean's class
+     * @return the operation
+     */
+    public O get(Method method, Class<?> targetClass) {
+        return cache.get(method, targetClass);
+    }
+
+    /**
+     * Every operation resolved so far, for the actuator endpoint.
+     *
+     * @return a snapshot
+     */
+    public List<O> operations() {
+        return cache.resolved();
+    }
+
+    @Override
+    public Class<A> annotationType() {
+        return annotationType;
+    }
+
+    @Override
+    public void resolve(Method method, Class<?> targetClass) {
+        get(method, targetClass);
+    }
+
+    /**
+     * Builds the operation of an annotated method; called once per method and target class.
+     *
+     * @param annotation the annotation found on the method or its class
+     * @param method the method
+     * @param targetClass the bean's class
+     * @return the operation
+     */
+    protected abstract O build(A annotation, Method method, Class<?> targetClass);
+
+    private O findAndBuild(Method method, Class<?> targetClass) {
+        A annotation = AnnotatedMethods.find(method, targetClass, annotationType);
+        return annotation == null ? null : build(annotation, method, targetClass);
+    }
+}

@@ -10,6 +10,7 @@ import io.github.resiliencestarter.idempotent.internal.LeaseKeeper;
 import io.github.resiliencestarter.idempotent.internal.PendingCompletion;
 import io.github.resiliencestarter.idempotent.internal.StoredResponse;
 import io.github.resiliencestarter.idempotent.support.Fastjson2ResponseCodec;
+import java.lang.reflect.Type;
 import java.time.Duration;
 import java.util.Objects;
 import org.slf4j.Logger;
@@ -28,6 +29,8 @@ import org.slf4j.LoggerFactory;
 public final class IdempotentExecutor {
 
     private static final Logger log = LoggerFactory.getLogger(IdempotentExecutor.class);
+
+    private static final Runnable NO_LISTENER = () -> { };
 
     private static final long FIRST_POLL_MILLIS = 10;
 
@@ -68,6 +71,16 @@ public final class IdempotentExecutor {
     }
 
     /**
+     * Whether results declared as {@code type} can be stored and replayed by this executor's codec.
+     *
+     * @param type a method's generic return type
+     * @return {@code true} when a replay can return the first result
+     */
+    public boolean canReplay(Type type) {
+        return type == void.class || type == Void.class || codec.canRoundTrip(type);
+    }
+
+    /**
      * Runs {@code work} at most once for the call's key.
      *
      * @param call the key, fingerprint, return type and settings
@@ -77,8 +90,25 @@ public final class IdempotentExecutor {
      * @throws Throwable the work's failure, or an {@link IdempotencyException}
      */
     public <T> Execution<T> execute(IdempotentCall call, CheckedCallable<T> work) throws Throwable {
+        return execute(call, work, NO_LISTENER);
+    }
+
+    /**
+     * Runs {@code work} at most once for the call's key, and says when the answer is a replay.
+     *
+     * @param call the key, fingerprint, return type and settings
+     * @param work the work
+     * @param onReplay runs once, before a replay returns or throws the first call's outcome (a
+     *     stored result, a cached failure, or the error that the first result cannot be replayed),
+     *     so an adapter can mark the response as replayed in every case
+     * @param <T> the result type
+     * @return the result, executed now or replayed
+     * @throws Throwable the work's failure, or an {@link IdempotencyException}
+     */
+    public <T> Execution<T> execute(IdempotentCall call, CheckedCallable<T> work, Runnable onReplay)
+            throws Throwable {
         try {
-            return run(call, work);
+            return run(call, work, onReplay);
         } catch (IdempotencyRecordCorruptedException ex) {
             observer.onOutcome(call.operation(), IdempotencyOutcome.CORRUPTED);
             log.warn("The idempotency record of {} is unreadable; nothing was executed ({})", call.operation(),
@@ -88,7 +118,8 @@ public final class IdempotentExecutor {
     }
 
     @SuppressWarnings("unchecked")
-    private <T> Execution<T> run(IdempotentCall call, CheckedCallable<T> work) throws Throwable {
+    private <T> Execution<T> run(IdempotentCall call, CheckedCallable<T> work, Runnable onReplay)
+            throws Throwable {
         IdempotencyConfig config = call.config();
         TraceContext context = TraceContextHolder.current();
         Deadline deadline = context.deadline();
@@ -124,7 +155,18 @@ public final class IdempotentExecutor {
                 if (existing.status() == IdempotencyStatus.COMPLETED
                         && (!pending || existing.leaseExpiresAt() <= System.currentTimeMillis())) {
                     // a response still pending after the lease is lost for good: replay says so
-                    T replayed = (T) StoredResponse.replay(existing, call, codec);
+                    T replayed;
+                    try {
+                        replayed = (T) StoredResponse.replay(existing, call, codec);
+                    } catch (IdempotencyRecordCorruptedException ex) {
+                        throw ex;
+                    } catch (Throwable firstOutcome) {
+                        // a cached failure, or the first result cannot be replayed: still a replay
+                        onReplay.run();
+                        observer.onOutcome(call.operation(), IdempotencyOutcome.REPLAYED);
+                        throw firstOutcome;
+                    }
+                    onReplay.run();
                     observer.onOutcome(call.operation(), IdempotencyOutcome.REPLAYED);
                     return new Execution<>(replayed, true);
                 }
@@ -147,7 +189,11 @@ public final class IdempotentExecutor {
             TraceContext context) throws Throwable {
         T value;
         PendingCompletion pending = new PendingCompletion(call.storedKey(), owner, call.config().ttl().toMillis());
-        try (LeaseKeeper.Lease kept = leases.keep(store, call.storedKey(), owner, lease);
+        Deadline deadline = context.deadline();
+        // hung work that ignores interrupts must not hold its key past its deadline (plus the margin)
+        long keepUntil = deadline == null ? Long.MAX_VALUE
+                : deadline.remainingMillis() + call.config().leaseMargin().toMillis();
+        try (LeaseKeeper.Lease kept = leases.keep(store, call.storedKey(), owner, lease, keepUntil);
                 TraceScope scope = TraceContextHolder.open(context.withIdempotencyKey(call.storedKey()));
                 AutoCloseable bound = PendingCompletion.bind(pending)) {
             value = work.call();
@@ -156,6 +202,10 @@ public final class IdempotentExecutor {
             throw failure;
         }
         StoredResponse response = StoredResponse.encode(value, call, codec);
+        if (StoredResponse.UNREPLAYABLE.equals(response.type())) {
+            log.warn("The result of {} could not be encoded for replay; the key is completed without it, so "
+                    + "duplicates get an error and nothing runs twice", call.operation());
+        }
         boolean completed;
         try {
             completed = store.complete(call.storedKey(), owner, response.payload(), response.type(),

@@ -27,4 +27,29 @@ public interface ResponseCodec {
      * @throws RuntimeException when the text does not decode to {@code type}
      */
     Object decode(String payload, Type type);
+
+    /**
+     * Encodes the result of {@code call}. Codecs that store something per operation (which
+     * headers of a response to keep, for example) override this; the default encodes with the
+     * call's return type.
+     *
+     * @param value the result, possibly {@code null}
+     * @param call the call, with its operation name, return type and settings
+     * @return the text to store
+     */
+    default String encode(Object value, IdempotentCall call) {
+        return encode(value, call.returnType());
+    }
+
+    /**
+     * Whether results declared as {@code type} survive {@link #encode} and {@link #decode} as the
+     * same value. Checked at startup for every {@code @Idempotent} method: a method whose result
+     * cannot be replayed must fail the start, not run twice later.
+     *
+     * @param type a method's generic return type
+     * @return {@code true} when the codec can store and replay it
+     */
+    default boolean canRoundTrip(Type type) {
+        return true;
+    }
 }

@@ -11,8 +11,9 @@ import java.util.Objects;
  * Decides whether a failure is worth another attempt (rule R-2) and how long its source asked to
  * wait.
  *
- * <p>Order of decision, each step walking the whole cause chain: a {@code noRetryFor} type
- * anywhere → no retry (exclusion wins); a {@code retryFor} type anywhere → retry; otherwise the
+ * <p>Order of decision, each step walking the whole cause chain: a never-retryable failure
+ * anywhere (non-retryable, spent deadline, open circuit) → no retry, whatever is configured; a
+ * {@code noRetryFor} type anywhere → no retry (exclusion wins); a {@code retryFor} type anywhere → retry; otherwise the
  * rules, outermost throwable first, first non-abstaining answer wins; nothing known → no retry.
  * Immutable.
  */
@@ -81,6 +82,9 @@ public final class RetryClassifier {
      * @return {@code true} to retry
      */
     public boolean isRetryable(Throwable error) {
+        if (isNeverRetryable(error)) {
+            return false;
+        }
         if (!noRetryFor.isEmpty() && anyCauseIs(error, noRetryFor)) {
             return false;
         }
@@ -146,6 +150,25 @@ public final class RetryClassifier {
      */
     public static boolean isRequestNotSentType(Class<? extends Throwable> type) {
         return DefaultRetryRules.isNotSentType(type);
+    }
+
+    /**
+     * Whether the failure, or any of its causes, ends the retries whatever the configuration
+     * says: a {@link NonRetryableException} (idempotency conflicts included), a spent deadline or
+     * an open circuit.
+     *
+     * @param error the failure
+     * @return {@code true} when it is never retried
+     */
+    public static boolean isNeverRetryable(Throwable error) {
+        Throwable current = error;
+        for (int depth = 0; current != null && depth < MAX_CAUSE_DEPTH; depth++) {
+            if (DefaultRetryRules.isNeverRetryable(current)) {
+                return true;
+            }
+            current = current.getCause();
+        }
+        return false;
     }
 
     private static boolean anyCauseIs(Throwable error, List<Class<? extends Throwable>> types) {

@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.testsupport;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencySchema;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyStore;
 import io.github.resiliencestarter.idempotent.redis.RedisIdempotencyStore;
 import java.net.URI;
@@ -74,7 +75,7 @@ public final class StoreFixtures {
             dataSource.setPassword(settings.password());
             dataSource.setMaximumPoolSize(40);
             new ResourceDatabasePopulator(new ClassPathResource(
-                    "io/github/resiliencestarter/idempotent/jdbc/schema-mysql.sql")).execute(dataSource);
+                    JdbcIdempotencySchema.MYSQL_SCRIPT)).execute(dataSource);
             mysql = dataSource;
         }
         return mysql;

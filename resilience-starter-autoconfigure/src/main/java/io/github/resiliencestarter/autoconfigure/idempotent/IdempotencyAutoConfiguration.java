@@ -35,9 +35,11 @@ import org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration;
 import org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration;
 import org.springframework.boot.autoconfigure.jdbc.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -65,6 +67,7 @@ public class IdempotencyAutoConfiguration {
      */
     @Bean
     @ConditionalOnMissingBean
+    @DependsOnDatabaseInitialization
     public IdempotencyStore idempotencyStore(IdempotencyProperties properties, BeanFactory beanFactory) {
         return IdempotencyStoreSelector.select(properties, beanFactory);
     }
@@ -163,13 +166,16 @@ public class IdempotencyAutoConfiguration {
          * Records completions inside the business transaction of the store's DataSource.
          *
          * @param stores the store, looked up lazily
+         * @param environment read directly: a post-processor is created before properties beans
          * @return the registrar
          */
         @Bean
+        @ConditionalOnMissingBean
         @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
         static JdbcTransactionalCompletionRegistrar jdbcTransactionalCompletionRegistrar(
-                ObjectProvider<IdempotencyStore> stores) {
-            return new JdbcTransactionalCompletionRegistrar(stores, Clock.systemUTC());
+                ObjectProvider<IdempotencyStore> stores, Environment environment) {
+            return new JdbcTransactionalCompletionRegistrar(stores, Clock.systemUTC(), environment.getProperty(
+                    JdbcTransactionalCompletionRegistrar.REQUIRE_PROPERTY, Boolean.class, false));
         }
 
         /**

@@ -187,6 +187,20 @@ public class IdempotencyProperties {
         /** Rows deleted per purge statement; a run repeats until fewer are found. */
         private int purgeBatchSize = DEFAULT_PURGE_BATCH_SIZE;
 
+        /**
+         * Whether a transaction manager that cannot record completions inside its transactions (JTA,
+         * another DataSource) fails the start instead of logging a warning.
+         */
+        private boolean requireTransactionalCompletion;
+
+        public boolean isRequireTransactionalCompletion() {
+            return requireTransactionalCompletion;
+        }
+
+        public void setRequireTransactionalCompletion(boolean requireTransactionalCompletion) {
+            this.requireTransactionalCompletion = requireTransactionalCompletion;
+        }
+
         public String getTable() {
             return table;
         }

@@ -64,6 +64,7 @@ final class IdempotencyStoreSelector {
                 && EmbeddedDatabaseConnection.isEmbedded(dataSource))) {
             JdbcIdempotencySchema.create(dataSource, jdbc.getTable());
         }
+        JdbcIdempotencySchema.verify(dataSource, jdbc.getTable(), "resilience.idempotent.jdbc.initialize-schema");
         PlatformTransactionManager transactions = beans.getBeanProvider(PlatformTransactionManager.class)
                 .getIfUnique();
         return new JdbcIdempotencyStore(dataSource, transactions, jdbc.getTable(), Clock.systemUTC());

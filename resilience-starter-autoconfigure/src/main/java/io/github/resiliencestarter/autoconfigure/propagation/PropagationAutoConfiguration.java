@@ -1,11 +1,14 @@
 package io.github.resiliencestarter.autoconfigure.propagation;
 
 import io.github.resiliencestarter.autoconfigure.ConditionalOnResilienceEnabled;
+import io.github.resiliencestarter.core.ContextPropagator;
 import io.github.resiliencestarter.micrometer.TraceContextAccessor;
 import io.github.resiliencestarter.spring.jdbc.DeadlineBoundDataSourcePostProcessor;
+import io.github.resiliencestarter.spring.security.SecurityContextPropagator;
 import io.github.resiliencestarter.spring.redis.DeadlineBoundRedisConnectionFactoryPostProcessor;
 import io.micrometer.context.ContextRegistry;
 import io.github.resiliencestarter.spring.task.TraceContextTaskDecorator;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -26,15 +29,17 @@ import org.springframework.core.task.TaskDecorator;
 public class PropagationAutoConfiguration {
 
     /**
-     * Runs tasks with the submitter's trace context and MDC.
+     * Runs tasks with the submitter's trace context, MDC and propagated thread-bound state
+     * (request attributes, security context).
      *
+     * @param propagators the application's propagators
      * @return the decorator
      */
     @Bean
     @ConditionalOnMissingBean(TaskDecorator.class)
     @ConditionalOnBooleanProperty(name = "resilience.propagation.task-executors", matchIfMissing = true)
-    public TraceContextTaskDecorator traceContextTaskDecorator() {
-        return new TraceContextTaskDecorator();
+    public TraceContextTaskDecorator traceContextTaskDecorator(ObjectProvider<ContextPropagator> propagators) {
+        return new TraceContextTaskDecorator(ContextPropagator.composite(propagators.orderedStream().toList()));
     }
 
     /**
@@ -77,6 +82,23 @@ public class PropagationAutoConfiguration {
             TraceContextAccessor accessor = new TraceContextAccessor();
             ContextRegistry.getInstance().registerThreadLocalAccessor(accessor);
             return accessor;
+        }
+    }
+
+    /** Spring Security's context on timeout workers and task executors, when Spring Security is present. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.security.core.context.SecurityContextHolder")
+    static class SecurityContextPropagation {
+
+        /**
+         * Carries the caller's security context to workers.
+         *
+         * @return the propagator
+         */
+        @Bean
+        @ConditionalOnMissingBean
+        SecurityContextPropagator securityContextPropagator() {
+            return new SecurityContextPropagator();
         }
     }
 }

@@ -48,13 +48,18 @@ public final class LeaseKeeper {
      * @param key the stored key
      * @param owner the owner token
      * @param leaseMillis the lease
+     * @param keepForMillis how long from now the lease may be extended at most (the deadline plus
+     *     a margin), or {@link Long#MAX_VALUE} for as long as the work runs
      * @return the handle; close it when the work ends
      */
-    public Lease keep(IdempotencyStore store, String key, String owner, long leaseMillis) {
+    public Lease keep(IdempotencyStore store, String key, String owner, long leaseMillis, long keepForMillis) {
         if (leaseMillis < MIN_LEASE_MILLIS) {
             return Lease.NONE;
         }
-        Lease lease = new Lease(this, store, key, owner, leaseMillis, System.nanoTime());
+        long now = System.nanoTime();
+        long keepUntil = keepForMillis == Long.MAX_VALUE ? Long.MAX_VALUE
+                : now + TimeUnit.MILLISECONDS.toNanos(keepForMillis);
+        Lease lease = new Lease(this, store, key, owner, leaseMillis, now, keepUntil);
         running.add(lease);
         startIfNeeded();
         return lease;
@@ -82,6 +87,12 @@ public final class LeaseKeeper {
             if (now - lease.lastExtended < TimeUnit.MILLISECONDS.toNanos(lease.leaseMillis / 3)) {
                 continue;
             }
+            if (lease.keepUntil != Long.MAX_VALUE && now - lease.keepUntil >= 0) {
+                // past its deadline the work is hung or ignoring interrupts: let the lease run out
+                running.remove(lease);
+                log.warn("Stopped extending the idempotency lease of {}: its work outlived its deadline", lease.key);
+                continue;
+            }
             try {
                 if (lease.store.extendLease(lease.key, lease.owner, lease.leaseMillis)) {
                     lease.lastExtended = now;
@@ -97,7 +108,7 @@ public final class LeaseKeeper {
     /** One kept lease. */
     public static final class Lease implements AutoCloseable {
 
-        static final Lease NONE = new Lease(null, null, null, null, 0, 0);
+        static final Lease NONE = new Lease(null, null, null, null, 0, 0, 0);
 
         private final LeaseKeeper keeper;
 
@@ -109,10 +120,13 @@ public final class LeaseKeeper {
 
         private final long leaseMillis;
 
+        private final long keepUntil;
+
         private volatile long lastExtended;
 
         private Lease(LeaseKeeper keeper, IdempotencyStore store, String key, String owner, long leaseMillis,
-                long started) {
+                long started, long keepUntil) {
+            this.keepUntil = keepUntil;
             this.keeper = keeper;
             this.store = store;
             this.key = key;

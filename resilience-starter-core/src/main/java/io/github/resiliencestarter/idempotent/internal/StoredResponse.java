@@ -11,7 +11,7 @@ import java.nio.charset.StandardCharsets;
 /**
  * The stored form of a result and its replay. The response type column says what the payload
  * holds: {@code value} (encoded result), {@code void}, {@code oversize} (completed, too large to
- * keep) or {@code error:<class>} (a cacheable failure, replayed only for types the configuration
+ * keep), {@code unreplayable} (completed, the result could not be encoded) or {@code error:<class>} (a cacheable failure, replayed only for types the configuration
  * lists, never for a class merely named by the stored data).
  *
  * @param payload the text to store, or {@code null}
@@ -34,6 +34,12 @@ public record StoredResponse(String payload, String type) {
      */
     public static final String PENDING = "pending";
 
+    /**
+     * Executed, but the result could not be encoded: completed, not replayable. Duplicates get a
+     * clear error; the work never runs again.
+     */
+    public static final String UNREPLAYABLE = "unreplayable";
+
     /** Prefix of a stored cacheable failure. */
     public static final String ERROR_PREFIX = "error:";
 
@@ -49,7 +55,12 @@ public record StoredResponse(String payload, String type) {
         if (call.returnType() == void.class || call.returnType() == Void.class) {
             return new StoredResponse(null, VOID);
         }
-        String payload = codec.encode(value, call.returnType());
+        String payload;
+        try {
+            payload = codec.encode(value, call);
+        } catch (RuntimeException ex) {
+            return new StoredResponse(null, UNREPLAYABLE);
+        }
         if (payload.getBytes(StandardCharsets.UTF_8).length > call.config().maxResponseBytes()) {
             return new StoredResponse(null, OVERSIZE);
         }
@@ -91,6 +102,10 @@ public record StoredResponse(String payload, String type) {
         if (PENDING.equals(type)) {
             throw new IdempotentReplayException("The first call of " + call.operation() + " committed, but its "
                     + "response was not recorded; it is not executed again", null);
+        }
+        if (UNREPLAYABLE.equals(type)) {
+            throw new IdempotentReplayException("The first call of " + call.operation() + " completed, but its "
+                    + "result could not be stored for replay; it is not executed again", null);
         }
         if (OVERSIZE.equals(type)) {
             throw new IdempotentReplayException("The first response of " + call.operation() + " was larger than "

@@ -4,16 +4,29 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.core.io.ByteArrayResource;
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 import org.springframework.util.StreamUtils;
 
-/** Creates the idempotency table from the shipped script that fits the database. */
+/**
+ * The idempotency table: created from the shipped script that fits the database, and checked at
+ * startup. The scripts are the Flyway migrations the jar ships ({@value #MYSQL_SCRIPT},
+ * {@value #H2_SCRIPT}); the Liquibase changelog runs them too, so there is one definition.
+ */
 public final class JdbcIdempotencySchema {
 
-    private static final String BASE = "io/github/resiliencestarter/idempotent/jdbc/";
+    /** The MySQL 8 / MariaDB script, a Flyway repeatable migration. */
+    public static final String MYSQL_SCRIPT = "db/resilience-starter/mysql/R__resilience_idempotency.sql";
+
+    /** The H2 script, a Flyway repeatable migration. */
+    public static final String H2_SCRIPT = "db/resilience-starter/h2/R__resilience_idempotency.sql";
+
+    private static final Logger log = LoggerFactory.getLogger(JdbcIdempotencySchema.class);
 
     private JdbcIdempotencySchema() {
     }
@@ -25,14 +38,45 @@ public final class JdbcIdempotencySchema {
      * @param table the table name
      */
     public static void create(DataSource dataSource, String table) {
-        String script = isH2(dataSource) ? "schema-h2.sql" : "schema-mysql.sql";
+        String script = isH2(dataSource) ? H2_SCRIPT : MYSQL_SCRIPT;
         try {
-            String sql = StreamUtils.copyToString(new ClassPathResource(BASE + script).getInputStream(),
+            String sql = StreamUtils.copyToString(new ClassPathResource(script).getInputStream(),
                     StandardCharsets.UTF_8).replace(JdbcIdempotencyStore.DEFAULT_TABLE, table);
             new ResourceDatabasePopulator(new ByteArrayResource(sql.getBytes(StandardCharsets.UTF_8)))
                     .execute(dataSource);
         } catch (IOException ex) {
             throw new IllegalStateException("Cannot read the idempotency schema " + script, ex);
+        }
+    }
+
+    /**
+     * Fails when the database is reachable but the table is not there, so a missing table is a
+     * start failure naming the fix rather than a 503 on every idempotent call. An unreachable
+     * database only logs: the store answers 503 until it is back, as for any outage.
+     *
+     * @param dataSource the database
+     * @param table the table name
+     * @param initializeProperty the property that creates the table, named in the message
+     * @throws IllegalStateException when the table cannot be read
+     */
+    public static void verify(DataSource dataSource, String table, String initializeProperty) {
+        Connection connection;
+        try {
+            connection = dataSource.getConnection();
+        } catch (SQLException ex) {
+            log.warn("Could not reach the database to check the idempotency table {}; calls answer 503 until it "
+                    + "is reachable ({})", table, ex.getMessage());
+            return;
+        }
+        try (connection; Statement statement = connection.createStatement()) {
+            statement.executeQuery("SELECT idempotency_key, status, owner_token, lease_expire_time, response_type,"
+                    + " response_data, expire_time FROM " + table + " WHERE 1 = 0").close();
+        } catch (SQLException ex) {
+            throw new IllegalStateException("The idempotency table '" + table + "' is missing or unreadable ("
+                    + ex.getMessage() + "). Create it with the migration shipped in the starter (Flyway: add "
+                    + "classpath:db/resilience-starter/mysql, or /h2, to spring.flyway.locations; Liquibase: "
+                    + "include db/resilience-starter/changelog.yaml), or let the starter create it with "
+                    + initializeProperty + "=always.", ex);
         }
     }
 

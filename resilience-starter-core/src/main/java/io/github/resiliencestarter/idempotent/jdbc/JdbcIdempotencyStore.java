@@ -25,7 +25,7 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Idempotency records in a SQL table ({@code schema-mysql.sql}, {@code schema-h2.sql}).
+ * Idempotency records in a SQL table (created by the scripts under {@code db/resilience-starter/} in this jar).
  *
  * <p>Claim = INSERT on the unique key ({@code INSERT IGNORE} on MySQL and MariaDB), committed at
  * once (in a transaction of its own when the caller has one) so duplicates see it; a duplicate key

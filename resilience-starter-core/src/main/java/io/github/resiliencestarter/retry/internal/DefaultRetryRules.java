@@ -42,12 +42,25 @@ public final class DefaultRetryRules implements RetryRule, RetryClassifier.Retry
     private DefaultRetryRules() {
     }
 
+    /**
+     * Whether this single throwable must end the retries whatever {@code retryFor} says: a
+     * declared non-retryable error (idempotency conflicts included), a spent deadline or an open
+     * circuit. Another attempt cannot change any of them, and retrying them would undo a
+     * safety rule (R-2, C-1, O-3).
+     *
+     * @param error the throwable (not its causes)
+     * @return {@code true} when no configuration may retry it
+     */
+    public static boolean isNeverRetryable(Throwable error) {
+        return error instanceof NonRetryableException || error instanceof DeadlineExceededException
+                || OPEN_CIRCUIT.equals(error.getClass().getName());
+    }
+
     @Override
     public Verdict classify(Throwable error) {
-        if (error instanceof NonRetryableException || error instanceof DeadlineExceededException
-                || error instanceof TimeoutRejectedException || error instanceof IllegalArgumentException
-                || error instanceof UnsupportedOperationException || error instanceof SQLNonTransientException
-                || OPEN_CIRCUIT.equals(error.getClass().getName())) {
+        if (isNeverRetryable(error) || error instanceof TimeoutRejectedException
+                || error instanceof IllegalArgumentException || error instanceof UnsupportedOperationException
+                || error instanceof SQLNonTransientException) {
             return Verdict.NO_RETRY;
         }
         if (error instanceof RetryableException || isNotSent(error) || error instanceof SQLTransientException

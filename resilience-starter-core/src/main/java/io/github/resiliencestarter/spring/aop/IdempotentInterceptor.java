@@ -1,6 +1,5 @@
 package io.github.resiliencestarter.spring.aop;
 
-import io.github.resiliencestarter.idempotent.Execution;
 import io.github.resiliencestarter.idempotent.IdempotencyKeyException;
 import io.github.resiliencestarter.idempotent.IdempotencyKeys;
 import io.github.resiliencestarter.idempotent.IdempotentCall;
@@ -17,8 +16,8 @@ import org.springframework.expression.Expression;
 
 /**
  * Applies {@code @Idempotent}: resolves the key (expression, else header), validates it, scopes it
- * to the caller, fingerprints the payload and runs the call through the executor. A replay marks
- * the response with {@code Idempotent-Replayed: true}.
+ * to the caller, fingerprints the payload and runs the call through the executor. Every replay,
+ * a replayed failure included, marks the response with {@code Idempotent-Replayed: true} once.
  */
 public class IdempotentInterceptor extends OperationInterceptor<IdempotentOperation> {
 
@@ -64,12 +63,8 @@ public class IdempotentInterceptor extends OperationInterceptor<IdempotentOperat
                 : operation.fingerprint() != null
                         ? Fingerprints.of(operation.fingerprint().getValue(context(operation, args)))
                         : Fingerprints.ofArguments(args, operation.fingerprintParameters());
-        Execution<Object> execution = operation.executor().execute(new IdempotentCall(operation.name(), storedKey,
-                fingerprint, operation.returnType(), operation.config()), invocation::proceed);
-        if (execution.replayed()) {
-            RequestHeaders.markReplayed();
-        }
-        return execution.value();
+        return operation.executor().execute(new IdempotentCall(operation.name(), storedKey, fingerprint,
+                operation.returnType(), operation.config()), invocation::proceed, RequestHeaders::markReplayed).value();
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.github.resiliencestarter.spring.aop;
 import io.github.resiliencestarter.annotation.Idempotent;
 import io.github.resiliencestarter.idempotent.IdempotencyConfig;
 import io.github.resiliencestarter.idempotent.IdempotentExecutor;
+import io.github.resiliencestarter.idempotent.support.Fastjson2ResponseCodec;
 import io.github.resiliencestarter.idempotent.InProgressStrategy;
 import io.github.resiliencestarter.spring.idempotent.Fingerprints;
 import java.lang.reflect.Method;
@@ -61,11 +62,18 @@ public class IdempotentOperationSource extends AnnotatedOperationSource<Idempote
         if (annotation.cacheExceptions().length > 0) {
             config.cacheableExceptions(List.of(annotation.cacheExceptions()));
         }
+        IdempotentExecutor resolvedExecutor = executor.get();
+        if (!resolvedExecutor.canReplay(method.getGenericReturnType())) {
+            throw new IllegalStateException("@Idempotent on " + described + " returns "
+                    + method.getGenericReturnType().getTypeName() + ", which cannot be stored and replayed. "
+                    + "Return the data itself (a record, a POJO, a collection, a String, ResponseEntity<data>) "
+                    + "or void; not supported: " + Fastjson2ResponseCodec.NOT_SUPPORTED);
+        }
         boolean fingerprintOff = Idempotent.NO_FINGERPRINT.equals(annotation.fingerprint());
         Expression fingerprint = fingerprintOff ? null : parse(annotation.fingerprint(), "fingerprint", described);
         return new IdempotentOperation(name, method, parse(annotation.key(), "key", described), fingerprint,
                 fingerprintOff, Fingerprints.includedParameters(method), method.getGenericReturnType(),
-                config.build(), executor.get());
+                config.build(), resolvedExecutor);
     }
 
     private static Expression parse(String expression, String attribute, String described) {

@@ -113,7 +113,13 @@ public class RetryOperationSource extends AnnotatedOperationSource<Retry, RetryO
     }
 
     private void applySafetyGate(Method method, Retry annotation, String described, RetryPolicy.Builder policy) {
-        if (safetyGate.mode() == RetrySafetyMode.ALLOW || safetyGate.isSafe(method, annotation)) {
+        if (safetyGate.mode() == RetrySafetyMode.ALLOW || safetyGate.retriesAnyFailure(method, annotation)) {
+            return;
+        }
+        if (safetyGate.isSafe(method, annotation)) {
+            // safe only because retryFor names unsent-request types: listing them must not open
+            // the door to read timeouts and 5xx, which may have reached the other side
+            policy.onlyUnsentFailures(true);
             return;
         }
         if (safetyGate.mode() == RetrySafetyMode.FAIL) {

@@ -67,12 +67,30 @@ public final class RetrySafetyGate {
      * @return {@code true} when safe without {@code idempotent = true}
      */
     public boolean isProvenSafe(Method method, Retry retry) {
+        return isIdempotentByDeclaration(method) || retriesOnlyUnsent(retry);
+    }
+
+    /**
+     * Whether every failure the classifier accepts may be retried: the method is idempotent (an
+     * idempotency annotation, an idempotent HTTP method, or {@code @Retry(idempotent = true)}).
+     * A method that passes the gate only because {@code retryFor} lists unsent-request types is
+     * retried only when a request was provably not sent, never on a read timeout or a 5xx.
+     *
+     * @param method the annotated method
+     * @param retry its annotation
+     * @return {@code true} when any retryable failure may be retried
+     */
+    public boolean retriesAnyFailure(Method method, Retry retry) {
+        return retry.idempotent() || isIdempotentByDeclaration(method);
+    }
+
+    private boolean isIdempotentByDeclaration(Method method) {
         for (Class<? extends Annotation> annotation : idempotencyAnnotations) {
             if (AnnotatedElementUtils.hasAnnotation(method, annotation)) {
                 return true;
             }
         }
-        return (WEB && WebMethods.isIdempotentHandler(method)) || retriesOnlyUnsent(retry);
+        return WEB && WebMethods.isIdempotentHandler(method);
     }
 
     /**

@@ -1,43 +1,77 @@
 package io.github.resiliencestarter.spring.idempotent;
 
 import com.alibaba.fastjson2.JSON;
+import io.github.resiliencestarter.idempotent.IdempotentCall;
 import io.github.resiliencestarter.idempotent.ResponseCodec;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ResponseEntity;
 
 /**
- * Replays a {@code ResponseEntity<T>} with full fidelity: status, headers and a body decoded with
- * {@code T}. Other types go to the delegate codec. A replayed entity carries
- * {@code Idempotent-Replayed: true}.
+ * Replays a {@code ResponseEntity<T>} with full fidelity: status, the allow-listed headers (see
+ * {@link ReplayHeaders}; never cookies or credentials) and a body decoded with {@code T}. Other
+ * types go to the delegate codec. The {@code Idempotent-Replayed} marker is added by the caller,
+ * once, not stored here.
  */
 public class ResponseEntityCodec implements ResponseCodec {
 
     private final ResponseCodec delegate;
 
+    private final ReplayHeaders replayHeaders;
+
     /**
-     * Creates the codec.
+     * Creates the codec with the default header allow-list.
      *
      * @param delegate the codec for bodies and other results
      */
     public ResponseEntityCodec(ResponseCodec delegate) {
+        this(delegate, ReplayHeaders.defaults());
+    }
+
+    /**
+     * Creates the codec.
+     *
+     * @param delegate the codec for bodies and other results
+     * @param replayHeaders which response headers are stored and replayed
+     */
+    public ResponseEntityCodec(ResponseCodec delegate, ReplayHeaders replayHeaders) {
         this.delegate = delegate;
+        this.replayHeaders = replayHeaders;
+    }
+
+    @Override
+    public boolean canRoundTrip(Type type) {
+        return delegate.canRoundTrip(isResponseEntity(type) ? bodyType(type) : type);
+    }
+
+    @Override
+    public String encode(Object value, IdempotentCall call) {
+        return encode(value, call.returnType(), call.operation());
     }
 
     @Override
     public String encode(Object value, Type type) {
+        return encode(value, type, "");
+    }
+
+    private String encode(Object value, Type type, String name) {
         if (!(value instanceof ResponseEntity<?> entity) || !isResponseEntity(type)) {
             return delegate.encode(value, type);
         }
         Map<String, Object> stored = new LinkedHashMap<>();
         stored.put("status", entity.getStatusCode().value());
         Map<String, List<String>> headers = new LinkedHashMap<>();
-        entity.getHeaders().forEach(headers::put);
+        entity.getHeaders().forEach((header, values) -> {
+            if (replayHeaders.keeps(name, header)) {
+                headers.put(header, values);
+            }
+        });
         stored.put("headers", headers);
         stored.put("body", entity.getBody() == null ? null : delegate.encode(entity.getBody(), bodyType(type)));
         return JSON.toJSONString(stored);
@@ -51,9 +85,13 @@ public class ResponseEntityCodec implements ResponseCodec {
         StoredEntity stored = JSON.parseObject(payload, StoredEntity.class);
         HttpHeaders headers = new HttpHeaders();
         if (stored.headers != null) {
-            stored.headers.forEach(headers::put);
+            // records written before the allow-list existed may hold more: never replay those
+            stored.headers.forEach((header, values) -> {
+                if (!ReplayHeaders.NEVER_STORED.contains(header.toLowerCase(Locale.ROOT))) {
+                    headers.put(header, values);
+                }
+            });
         }
-        headers.set(RequestHeaders.REPLAYED, "true");
         Object body = stored.body == null ? null : delegate.decode(stored.body, bodyType(type));
         return new ResponseEntity<>(body, headers, HttpStatusCode.valueOf(stored.status));
     }

@@ -6,6 +6,7 @@ import io.github.resiliencestarter.idempotent.IdempotencyInProgressException;
 import io.github.resiliencestarter.idempotent.IdempotencyKeyException;
 import io.github.resiliencestarter.idempotent.IdempotencyKeyReusedException;
 import io.github.resiliencestarter.idempotent.IdempotencyRecordCorruptedException;
+import io.github.resiliencestarter.idempotent.IdempotencyScopeException;
 import io.github.resiliencestarter.idempotent.IdempotencyStoreException;
 import io.github.resiliencestarter.timeout.DeadlineExceededException;
 import io.github.resiliencestarter.timeout.ResilienceTimeoutException;
@@ -80,6 +81,12 @@ public final class ResilienceProblems {
         if (error instanceof IdempotencyRecordCorruptedException) {
             return problem(HttpStatus.CONFLICT, "idempotency-record-corrupted", "Stored idempotency record unreadable",
                     "The stored record of this key cannot be read; the request was not executed");
+        }
+        if (error instanceof IdempotencyScopeException) {
+            // a server-side fault: the details (which thread, which method) belong in the log
+            return problem(HttpStatus.INTERNAL_SERVER_ERROR, "idempotency-scope-unavailable",
+                    "Caller identity unavailable", "The caller's identity could not be determined; the request "
+                            + "was not executed");
         }
         if (error instanceof IdempotencyException) {
             return problem(HttpStatus.CONFLICT, "idempotent-response-unavailable",

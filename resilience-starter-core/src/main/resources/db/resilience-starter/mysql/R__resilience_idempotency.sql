@@ -1,4 +1,5 @@
--- Idempotency records for MySQL 8 and MariaDB 10.6+.
+-- Idempotency records for MySQL 8 and MariaDB 10.6+ (a Flyway repeatable migration; also run by the
+-- starter itself with initialize-schema, and by the Liquibase changelog beside this folder).
 -- Times are epoch milliseconds. fingerprint stands for the request data (SHA-256 of its canonical
 -- JSON); business_type is the operation name.
 CREATE TABLE IF NOT EXISTS resilience_idempotency (

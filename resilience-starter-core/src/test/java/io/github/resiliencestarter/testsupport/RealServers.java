@@ -88,6 +88,26 @@ public final class RealServers {
         registry.add("spring.data.redis.url", RealServers::redisUrl);
     }
 
+    /**
+     * A new, empty database on the MySQL-compatible server, for tests that must see a schema
+     * built from nothing (migrations, a missing table).
+     *
+     * @param prefix the start of the database name
+     * @return its URL, user and password
+     */
+    public static Jdbc freshDatabase(String prefix) {
+        Jdbc server = jdbc();
+        String name = prefix + "_" + Long.toHexString(System.nanoTime());
+        try (java.sql.Connection connection = java.sql.DriverManager.getConnection(server.url(), server.user(),
+                server.password()); java.sql.Statement statement = connection.createStatement()) {
+            statement.execute("CREATE DATABASE " + name);
+        } catch (java.sql.SQLException ex) {
+            throw new IllegalStateException("Cannot create the test database " + name, ex);
+        }
+        String url = server.url().replaceFirst("^(jdbc:[a-z]+://[^/]+/)[^?]*", "$1" + name);
+        return new Jdbc(url, server.user(), server.password());
+    }
+
     private static void requireDocker(String server, String variable) {
         boolean docker;
         try {

@@ -1,0 +1,224 @@
+package io.github.resiliencestarter.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.resiliencestarter.annotation.Idempotent;
+import io.github.resiliencestarter.context.TraceIds;
+import io.github.resiliencestarter.idempotent.IdempotencyConfig;
+import io.github.resiliencestarter.idempotent.IdempotencyKeys;
+import io.github.resiliencestarter.idempotent.IdempotencyStatus;
+import io.github.resiliencestarter.idempotent.IdempotencyStore;
+import io.github.resiliencestarter.idempotent.jdbc.IdempotencyClaimLostException;
+import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencySchema;
+import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyStore;
+import io.github.resiliencestarter.spring.web.ResilienceProblems;
+import io.github.resiliencestarter.testsupport.RealServers;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.orm.jpa.JpaTransactionManager;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * Rule I-P6 with Spring Data JPA on Hibernate and MariaDB ({@code JpaTransactionManager}): the
+ * COMPLETED record commits in the JPA transaction of the business write, or neither does.
+ */
+@SpringBootTest(classes = JpaTransactionalCompletionTest.App.class,
+        webEnvironment = SpringBootTest.WebEnvironment.NONE, properties = "resilience.idempotent.store=jdbc")
+class JpaTransactionalCompletionTest {
+
+    @DynamicPropertySource
+    static void database(DynamicPropertyRegistry registry) {
+        RealServers.registerDataSource(registry);
+    }
+
+    @Autowired
+    private JpaOrders orders;
+
+    @Autowired
+    private PurchaseOrderRepository repository;
+
+    @Autowired
+    private IdempotencyStore store;
+
+    @Autowired
+    private PlatformTransactionManager transactionManager;
+
+    private final String run = TraceIds.generate().substring(0, 10);
+
+    @BeforeEach
+    void reset() {
+        CrashingStore.crashOnComplete.set(false);
+    }
+
+    private static String storedKey(String name, String key) {
+        return IdempotencyKeys.storedKey(IdempotencyConfig.DEFAULT_KEY_PREFIX, name, "", key);
+    }
+
+    @Test
+    void theBusinessRunsOnJpaTransactions() {
+        assertThat(transactionManager).isInstanceOf(JpaTransactionManager.class);
+    }
+
+    @Test
+    void IP6_aClaimTakenOverWhileTheJpaCallRunsRollsTheWriteBackAndAnswers409() {
+        String orderNo = "L-" + run;
+        Throwable failure = org.assertj.core.api.Assertions.catchThrowable(() -> orders.createWhileTakenOver(orderNo));
+
+        assertThat(failure).isInstanceOf(IdempotencyClaimLostException.class);
+        assertThat(ResilienceProblems.forError(failure).getStatus()).isEqualTo(409);
+        assertThat(repository.countByOrderNo(orderNo)).isZero();
+        // the new owner's record is untouched: still its claim, not completed by the late former owner
+        assertThat(store.find(storedKey("JPA_LOST", orderNo)).status()).isEqualTo(IdempotencyStatus.IN_PROGRESS);
+    }
+
+    @Test
+    void IP6_aJpaWriteThenAFailureLeavesNeitherTheRowNorACompletedRecord() {
+        String orderNo = "F-" + run;
+        assertThatThrownBy(() -> orders.create(orderNo, true)).isInstanceOf(IllegalStateException.class);
+
+        assertThat(repository.countByOrderNo(orderNo)).isZero();
+        assertThat(store.find(storedKey("JPA_CREATE", orderNo))).isNull();
+        orders.create(orderNo, false);
+        assertThat(repository.countByOrderNo(orderNo)).isEqualTo(1);
+    }
+
+    @Test
+    void IP6_aCrashAfterTheJpaCommitCannotLeaveTheKeyClaimable() {
+        String orderNo = "X-" + run;
+        CrashingStore.crashOnComplete.set(true);
+        assertThatThrownBy(() -> orders.create(orderNo, false)).isInstanceOf(SimulatedCrash.class);
+        CrashingStore.crashOnComplete.set(false);
+
+        assertThat(repository.countByOrderNo(orderNo)).isEqualTo(1);
+        String key = storedKey("JPA_CREATE", orderNo);
+        assertThat(store.find(key).status()).isEqualTo(IdempotencyStatus.COMPLETED);
+        assertThat(store.claim(key, "JPA_CREATE", "any", "someone-else", 1_000, 60_000).owned()).isFalse();
+    }
+
+    @Test
+    void IP2_sixtyFourConcurrentDuplicatesThroughJpaWriteExactlyOneRowEveryRun() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(64);
+        try {
+            for (int round = 0; round < 10; round++) {
+                String orderNo = "C-" + run + "-" + round;
+                CountDownLatch start = new CountDownLatch(1);
+                List<Future<String>> results = new ArrayList<>();
+                for (int i = 0; i < 64; i++) {
+                    results.add(pool.submit(() -> {
+                        start.await();
+                        return orders.create(orderNo, false);
+                    }));
+                }
+                start.countDown();
+                for (Future<String> result : results) {
+                    assertThat(result.get()).isEqualTo("created " + orderNo);
+                }
+                assertThat(repository.countByOrderNo(orderNo)).isEqualTo(1);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** Stands in for the process dying right after the business commit. */
+    static class SimulatedCrash extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
+        SimulatedCrash() {
+            super("simulated crash after the business commit");
+        }
+    }
+
+    /** The JDBC store, able to "crash" when asked to record a completion after the commit. */
+    static class CrashingStore extends JdbcIdempotencyStore {
+
+        static final AtomicBoolean crashOnComplete = new AtomicBoolean();
+
+        CrashingStore(DataSource dataSource, PlatformTransactionManager transactions) {
+            super(dataSource, transactions, DEFAULT_TABLE, Clock.systemUTC());
+        }
+
+        @Override
+        public boolean complete(String key, String ownerToken, String response, String responseType, long ttl) {
+            if (crashOnComplete.get()) {
+                throw new SimulatedCrash();
+            }
+            return super.complete(key, ownerToken, response, responseType, ttl);
+        }
+    }
+
+    static class JpaOrders {
+
+        private final PurchaseOrderRepository repository;
+
+        private final DataSource dataSource;
+
+        private final AtomicInteger executions = new AtomicInteger();
+
+        JpaOrders(PurchaseOrderRepository repository, DataSource dataSource) {
+            this.repository = repository;
+            this.dataSource = dataSource;
+        }
+
+        @Idempotent(key = "#orderNo", name = "JPA_CREATE", fingerprint = Idempotent.NO_FINGERPRINT)
+        @Transactional
+        public String create(String orderNo, boolean failAfterWrite) {
+            executions.incrementAndGet();
+            repository.saveAndFlush(new PurchaseOrder(orderNo, "jpa"));
+            if (failAfterWrite) {
+                throw new IllegalStateException("failure after the business write");
+            }
+            return "created " + orderNo;
+        }
+
+        @Idempotent(key = "#orderNo", name = "JPA_LOST")
+        @Transactional
+        public String createWhileTakenOver(String orderNo) throws Exception {
+            repository.save(new PurchaseOrder(orderNo, "jpa"));
+            // another node takes the claim over, on its own connection, before this transaction commits
+            try (Connection other = dataSource.getConnection();
+                    PreparedStatement update = other.prepareStatement("UPDATE resilience_idempotency SET"
+                            + " owner_token = 'new-owner' WHERE idempotency_key = ?")) {
+                other.setAutoCommit(true);
+                update.setString(1, storedKey("JPA_LOST", orderNo));
+                update.executeUpdate();
+            }
+            return "created " + orderNo;
+        }
+    }
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    @Import(JpaOrders.class)
+    static class App {
+
+        @Bean
+        IdempotencyStore idempotencyStore(DataSource dataSource, PlatformTransactionManager transactions) {
+            JdbcIdempotencySchema.create(dataSource, JdbcIdempotencyStore.DEFAULT_TABLE);
+            return new CrashingStore(dataSource, transactions);
+        }
+    }
+}

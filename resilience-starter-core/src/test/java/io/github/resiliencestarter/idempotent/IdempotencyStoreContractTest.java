@@ -1,5 +1,13 @@
 package io.github.resiliencestarter.idempotent;
 
+import io.github.resiliencestarter.context.TraceScope;
+
+import io.github.resiliencestarter.context.TraceContextHolder;
+
+import io.github.resiliencestarter.context.TraceContext;
+
+import io.github.resiliencestarter.context.Deadline;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -327,5 +335,74 @@ abstract class IdempotencyStoreContractTest {
         assertThat(store().claim(key, "op", "fp", "intruder", 1_000, 60_000).outcome())
                 .isEqualTo(ClaimResult.Outcome.EXISTS);
         assertThat(slow.get(5, TimeUnit.SECONDS)).isEqualTo("slow");
+    }
+
+    @Test
+    void I5_aResultThatCannotBeEncodedIsReturnedOnceAndTheKeyNeverExecutesAgain() throws Throwable {
+        String key = key("unencodable");
+        ResponseCodec failingCodec = new Fastjson2ResponseCodec() {
+            @Override
+            public String encode(Object value, Type type) {
+                throw new IllegalStateException("cannot encode " + value);
+            }
+        };
+        IdempotentExecutor executor = IdempotentExecutor.builder(store()).codec(failingCodec).build();
+        AtomicInteger executions = new AtomicInteger();
+        IdempotencyConfig config = IdempotencyConfig.ofDefaults();
+
+        Execution<String> first = executor.execute(call(key, "fp", String.class, config),
+                () -> "result " + executions.incrementAndGet());
+        assertThat(first.value()).isEqualTo("result 1");
+        AtomicInteger replays = new AtomicInteger();
+        assertThatThrownBy(() -> executor.execute(call(key, "fp", String.class, config),
+                () -> "result " + executions.incrementAndGet(), replays::incrementAndGet))
+                .isInstanceOf(IdempotentReplayException.class).hasMessageContaining("could not be stored");
+        assertThat(executions).hasValue(1);
+        assertThat(replays).hasValue(1);
+        assertThat(store().find(key).status()).isEqualTo(IdempotencyStatus.COMPLETED);
+    }
+
+    @Test
+    void I6_aHungCallIgnoringInterruptsStopsHoldingItsKeyOnceItsDeadlineAndMarginHavePassed() throws Throwable {
+        String key = key("hung");
+        IdempotentExecutor executor = executor();
+        IdempotencyConfig config = IdempotencyConfig.custom().leaseMargin(Duration.ofMillis(200)).build();
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        pools.add(pool);
+        Future<?> hung = pool.submit(() -> {
+            TraceContext withDeadline = TraceContext.empty().withDeadline(Deadline.after(Duration.ofMillis(400)));
+            try (TraceScope scope = TraceContextHolder.open(withDeadline)) {
+                return executor.execute(call(key, "fp", String.class, config), () -> {
+                    started.countDown();
+                    boolean released = false;
+                    while (!released) {
+                        try {
+                            released = release.await(10, TimeUnit.SECONDS);
+                        } catch (InterruptedException ignored) {
+                            // hung work that swallows interrupts
+                        }
+                    }
+                    return "late";
+                }).value();
+            } catch (Throwable failure) {
+                return failure.toString();
+            }
+        });
+        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+
+        // while the deadline runs the lease is extended; after deadline + margin it is left to expire
+        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (!store().find(key).isLeaseExpired(System.currentTimeMillis()) && System.nanoTime() < giveUp) {
+            Thread.sleep(50);
+        }
+        assertThat(store().find(key).isLeaseExpired(System.currentTimeMillis())).isTrue();
+        assertThat(executor.execute(call(key, "fp", String.class, config), () -> "taken over").value())
+                .isEqualTo("taken over");
+        release.countDown();
+        hung.get(10, TimeUnit.SECONDS);
+        assertThat(executor.execute(call(key, "fp", String.class, config), () -> "never").value())
+                .isEqualTo("taken over");
     }
 }

@@ -20,6 +20,7 @@ import io.github.resiliencestarter.spring.aop.ResilienceAdvisorOrder;
 import io.github.resiliencestarter.spring.aop.ResilienceAnnotationAdvisor;
 import io.github.resiliencestarter.spring.idempotent.IdempotencyScopeResolver;
 import io.github.resiliencestarter.spring.idempotent.PrincipalScopeResolver;
+import io.github.resiliencestarter.spring.idempotent.ReplayHeaders;
 import io.github.resiliencestarter.spring.idempotent.ResponseEntityCodec;
 import java.time.Clock;
 import org.springframework.beans.factory.BeanFactory;
@@ -73,15 +74,25 @@ public class IdempotencyAutoConfiguration {
     }
 
     /**
-     * Encodes results for replay; {@code ResponseEntity} keeps its status and headers.
+     * Encodes results for replay; {@code ResponseEntity} keeps its status and allow-listed headers.
      *
+     * @param properties the bound properties
      * @return the codec
      */
     @Bean
     @ConditionalOnMissingBean
-    public ResponseCodec idempotencyResponseCodec() {
+    public ResponseCodec idempotencyResponseCodec(IdempotencyProperties properties) {
         Fastjson2ResponseCodec json = new Fastjson2ResponseCodec();
-        return WEB ? new ResponseEntityCodec(json) : json;
+        return WEB ? Web.codec(json, properties) : json;
+    }
+
+    /** Kept apart so spring-web is loaded only when present. */
+    private static final class Web {
+
+        static ResponseCodec codec(ResponseCodec json, IdempotencyProperties properties) {
+            return new ResponseEntityCodec(json, new ReplayHeaders(properties.getReplayHeaders(),
+                    properties.getReplayHeadersByName()));
+        }
     }
 
     /**

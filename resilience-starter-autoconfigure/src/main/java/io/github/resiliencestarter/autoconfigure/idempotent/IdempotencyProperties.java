@@ -5,6 +5,10 @@ import io.github.resiliencestarter.idempotent.InProgressStrategy;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyStore;
 import io.github.resiliencestarter.spring.idempotent.RequestHeaders;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
 
@@ -61,7 +65,33 @@ public class IdempotencyProperties {
     /** Request header carrying the key when @Idempotent sets no key expression. */
     private String keyHeader = RequestHeaders.IDEMPOTENCY_KEY;
 
+    /**
+     * Response headers a replayed ResponseEntity keeps, besides Content-Type, Content-Language,
+     * Location, ETag, Last-Modified and Cache-Control. Cookies, credentials, hop-by-hop, Date,
+     * trace and budget headers are never kept.
+     */
+    private List<String> replayHeaders = new ArrayList<>();
+
+    /** Extra replayed response headers for one @Idempotent name, keyed by that name. */
+    private Map<String, List<String>> replayHeadersByName = new LinkedHashMap<>();
+
     private final Jdbc jdbc = new Jdbc();
+
+    public List<String> getReplayHeaders() {
+        return replayHeaders;
+    }
+
+    public void setReplayHeaders(List<String> replayHeaders) {
+        this.replayHeaders = replayHeaders;
+    }
+
+    public Map<String, List<String>> getReplayHeadersByName() {
+        return replayHeadersByName;
+    }
+
+    public void setReplayHeadersByName(Map<String, List<String>> replayHeadersByName) {
+        this.replayHeadersByName = replayHeadersByName;
+    }
 
     public boolean isEnabled() {
         return enabled;

@@ -6,6 +6,9 @@ import io.github.resiliencestarter.annotation.Idempotent;
 import io.github.resiliencestarter.autoconfigure.ResilienceAutoConfiguration;
 import io.github.resiliencestarter.autoconfigure.retry.RetryAutoConfiguration;
 import io.github.resiliencestarter.annotation.Retry;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+import org.springframework.http.ResponseEntity;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.idempotent.IdempotentExecutor;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyPurger;
@@ -105,6 +108,32 @@ class IdempotencyAutoConfigurationTest {
         @Retry
         public String create(String orderNo) {
             return orderNo;
+        }
+    }
+
+    @Test
+    void aReturnTypeTheCodecCannotReplayFailsTheStartNamingTheMethod() {
+        runner.withBean(AsyncResult.class).run(context -> assertThat(context).hasFailed().getFailure()
+                .hasStackTraceContaining("@Idempotent on " + AsyncResult.class.getName() + ".create(String)")
+                .hasStackTraceContaining("java.util.concurrent.CompletableFuture<java.lang.String>")
+                .hasStackTraceContaining("cannot be stored and replayed"));
+        runner.withBean(EntityOfAFuture.class).run(context -> assertThat(context).hasFailed());
+        runner.withBean(IdempotentRetried.class).run(context -> assertThat(context).hasNotFailed());
+    }
+
+    static class AsyncResult {
+
+        @Idempotent(key = "#orderNo")
+        public CompletableFuture<String> create(String orderNo) {
+            return CompletableFuture.completedFuture(orderNo);
+        }
+    }
+
+    static class EntityOfAFuture {
+
+        @Idempotent(key = "#orderNo")
+        public ResponseEntity<Future<String>> create(String orderNo) {
+            return null;
         }
     }
 }

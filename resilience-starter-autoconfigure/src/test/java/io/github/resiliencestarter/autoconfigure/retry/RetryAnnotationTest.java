@@ -7,10 +7,13 @@ import io.github.resiliencestarter.annotation.Retry;
 import io.github.resiliencestarter.autoconfigure.ResilienceAutoConfiguration;
 import io.github.resiliencestarter.autoconfigure.timeout.TimeoutAutoConfiguration;
 import io.github.resiliencestarter.context.TraceContextHolder;
+import io.github.resiliencestarter.idempotent.IdempotencyInProgressException;
+import io.github.resiliencestarter.retry.NonRetryableException;
 import io.github.resiliencestarter.retry.RetryConfigRegistry;
 import io.github.resiliencestarter.retry.RetrySummary;
 import io.github.resiliencestarter.retry.RetryableException;
 import io.github.resiliencestarter.spring.aop.RetryOperationSource;
+import io.github.resiliencestarter.timeout.DeadlineExceededException;
 import io.github.resiliencestarter.timeout.ReadTimeoutException;
 import java.net.ConnectException;
 import java.nio.charset.StandardCharsets;
@@ -89,6 +92,45 @@ class RetryAnnotationTest {
             assertThatThrownBy(service::put).isInstanceOf(RetryableException.class);
             assertThatThrownBy(service::unsentOnly).isInstanceOf(ConnectException.class);
             assertThat(service.calls()).isEqualTo(12);
+        });
+    }
+
+    @Test
+    void R1_listingAnUnsentRequestTypeInRetryForDoesNotOpenANonIdempotentMethodToOtherRetries() {
+        runner.withBean(SafeService.class).run(context -> {
+            SafeService service = context.getBean(SafeService.class);
+            int before = service.calls();
+            // a read timeout and a 5xx may have reached the other side: one attempt only
+            assertThatThrownBy(() -> service.unsentOnlyFailingWith(new ReadTimeoutException("read timed out", null)))
+                    .isInstanceOf(ReadTimeoutException.class);
+            assertThat(service.calls()).isEqualTo(before + 1);
+            assertThatThrownBy(() -> service.unsentOnlyFailingWith(new RetryableException("HTTP_503", "unavailable")))
+                    .isInstanceOf(RetryableException.class);
+            assertThat(service.calls()).isEqualTo(before + 2);
+            // a refused connection sent nothing: retried as listed
+            assertThatThrownBy(() -> service.unsentOnlyFailingWith(new ConnectException("refused")))
+                    .isInstanceOf(ConnectException.class);
+            assertThat(service.calls()).isEqualTo(before + 5);
+        });
+    }
+
+    @Test
+    void R2_retryForNeverMakesANonRetryableErrorASpentDeadlineOrAnIdempotencyConflictRetryable() {
+        runner.withBean(SafeService.class).run(context -> {
+            SafeService service = context.getBean(SafeService.class);
+            List<RuntimeException> neverRetried = List.of(new NonRetryableException("INSUFFICIENT_BALANCE", "no"),
+                    DeadlineExceededException.budgetSpent("Orders.create"),
+                    new IdempotencyInProgressException("Orders.create", 1),
+                    new IllegalStateException("wrapped", new NonRetryableException("RULE", "no")));
+            for (RuntimeException error : neverRetried) {
+                int before = service.calls();
+                assertThatThrownBy(() -> service.retriesEveryRuntimeException(error)).isSameAs(error);
+                assertThat(service.calls()).as(error.toString()).isEqualTo(before + 1);
+            }
+            int before = service.calls();
+            assertThatThrownBy(() -> service.retriesEveryRuntimeException(new IllegalStateException("transient")))
+                    .isInstanceOf(IllegalStateException.class);
+            assertThat(service.calls()).isEqualTo(before + 3);
         });
     }
 
@@ -224,6 +266,18 @@ class RetryAnnotationTest {
         public void unsentOnly() throws ConnectException {
             calls.incrementAndGet();
             throw new ConnectException("refused");
+        }
+
+        @Retry(retryFor = ConnectException.class, delay = "1ms")
+        public void unsentOnlyFailingWith(Exception error) throws Exception {
+            calls.incrementAndGet();
+            throw error;
+        }
+
+        @Retry(idempotent = true, retryFor = RuntimeException.class, delay = "1ms")
+        public void retriesEveryRuntimeException(RuntimeException error) {
+            calls.incrementAndGet();
+            throw error;
         }
     }
 

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Predicate;
 
 /**
  * Decides whether a failure is worth another attempt (rule R-2) and how long its source asked to
@@ -132,14 +133,7 @@ public final class RetryClassifier {
      * @return {@code true} when nothing was sent
      */
     public static boolean isRequestNotSent(Throwable error) {
-        Throwable current = error;
-        for (int depth = 0; current != null && depth < MAX_CAUSE_DEPTH; depth++) {
-            if (DefaultRetryRules.isNotSent(current)) {
-                return true;
-            }
-            current = current.getCause();
-        }
-        return false;
+        return anyCause(error, DefaultRetryRules::isNotSent);
     }
 
     /**
@@ -161,23 +155,26 @@ public final class RetryClassifier {
      * @return {@code true} when it is never retried
      */
     public static boolean isNeverRetryable(Throwable error) {
-        Throwable current = error;
-        for (int depth = 0; current != null && depth < MAX_CAUSE_DEPTH; depth++) {
-            if (DefaultRetryRules.isNeverRetryable(current)) {
-                return true;
-            }
-            current = current.getCause();
-        }
-        return false;
+        return anyCause(error, DefaultRetryRules::isNeverRetryable);
     }
 
     private static boolean anyCauseIs(Throwable error, List<Class<? extends Throwable>> types) {
-        Throwable current = error;
-        for (int depth = 0; current != null && depth < MAX_CAUSE_DEPTH; depth++) {
+        return anyCause(error, current -> {
             for (Class<? extends Throwable> type : types) {
                 if (type.isInstance(current)) {
                     return true;
                 }
+            }
+            return false;
+        });
+    }
+
+    /** The one walk of a cause chain: the throwable and its causes, at most {@link #MAX_CAUSE_DEPTH}. */
+    private static boolean anyCause(Throwable error, Predicate<Throwable> test) {
+        Throwable current = error;
+        for (int depth = 0; current != null && depth < MAX_CAUSE_DEPTH; depth++) {
+            if (test.test(current)) {
+                return true;
             }
             current = current.getCause();
         }

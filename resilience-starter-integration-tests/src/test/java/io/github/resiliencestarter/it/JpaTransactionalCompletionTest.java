@@ -13,17 +13,16 @@ import io.github.resiliencestarter.idempotent.jdbc.IdempotencyClaimLostException
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencySchema;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyStore;
 import io.github.resiliencestarter.spring.web.ResilienceProblems;
+import io.github.resiliencestarter.testsupport.CrashingJdbcStore;
 import io.github.resiliencestarter.testsupport.RealServers;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
@@ -69,7 +68,11 @@ class JpaTransactionalCompletionTest {
 
     @BeforeEach
     void reset() {
-        CrashingStore.crashOnComplete.set(false);
+        crashingStore().crashOnComplete(false);
+    }
+
+    private CrashingJdbcStore crashingStore() {
+        return (CrashingJdbcStore) store;
     }
 
     private static String storedKey(String name, String key) {
@@ -107,9 +110,9 @@ class JpaTransactionalCompletionTest {
     @Test
     void IP6_aCrashAfterTheJpaCommitCannotLeaveTheKeyClaimable() {
         String orderNo = "X-" + run;
-        CrashingStore.crashOnComplete.set(true);
-        assertThatThrownBy(() -> orders.create(orderNo, false)).isInstanceOf(SimulatedCrash.class);
-        CrashingStore.crashOnComplete.set(false);
+        crashingStore().crashOnComplete(true);
+        assertThatThrownBy(() -> orders.create(orderNo, false)).isInstanceOf(CrashingJdbcStore.SimulatedCrash.class);
+        crashingStore().crashOnComplete(false);
 
         assertThat(repository.countByOrderNo(orderNo)).isEqualTo(1);
         String key = storedKey("JPA_CREATE", orderNo);
@@ -139,34 +142,6 @@ class JpaTransactionalCompletionTest {
             }
         } finally {
             pool.shutdownNow();
-        }
-    }
-
-    /** Stands in for the process dying right after the business commit. */
-    static class SimulatedCrash extends RuntimeException {
-
-        private static final long serialVersionUID = 1L;
-
-        SimulatedCrash() {
-            super("simulated crash after the business commit");
-        }
-    }
-
-    /** The JDBC store, able to "crash" when asked to record a completion after the commit. */
-    static class CrashingStore extends JdbcIdempotencyStore {
-
-        static final AtomicBoolean crashOnComplete = new AtomicBoolean();
-
-        CrashingStore(DataSource dataSource, PlatformTransactionManager transactions) {
-            super(dataSource, transactions, DEFAULT_TABLE, Clock.systemUTC());
-        }
-
-        @Override
-        public boolean complete(String key, String ownerToken, String response, String responseType, long ttl) {
-            if (crashOnComplete.get()) {
-                throw new SimulatedCrash();
-            }
-            return super.complete(key, ownerToken, response, responseType, ttl);
         }
     }
 
@@ -218,7 +193,7 @@ class JpaTransactionalCompletionTest {
         @Bean
         IdempotencyStore idempotencyStore(DataSource dataSource, PlatformTransactionManager transactions) {
             JdbcIdempotencySchema.create(dataSource, JdbcIdempotencyStore.DEFAULT_TABLE);
-            return new CrashingStore(dataSource, transactions);
+            return new CrashingJdbcStore(dataSource, transactions);
         }
     }
 }

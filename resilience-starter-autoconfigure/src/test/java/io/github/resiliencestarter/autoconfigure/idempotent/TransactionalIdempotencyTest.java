@@ -18,13 +18,12 @@ import io.github.resiliencestarter.idempotent.IdempotentReplayException;
 import io.github.resiliencestarter.idempotent.jdbc.IdempotencyClaimLostException;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyStore;
 import io.github.resiliencestarter.retry.RetryableException;
+import io.github.resiliencestarter.testsupport.CrashingJdbcStore;
 import io.github.resiliencestarter.testsupport.RealServers;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
@@ -70,11 +69,15 @@ class TransactionalIdempotencyTest {
     @BeforeEach
     void table() {
         jdbc.execute("CREATE TABLE IF NOT EXISTS ip6_orders (order_no VARCHAR(64) NOT NULL PRIMARY KEY)");
-        CrashingStore.crashOnComplete.set(false);
+        crashingStore().crashOnComplete(false);
     }
 
     private int rows(String orderNo) {
         return jdbc.queryForObject("SELECT COUNT(*) FROM ip6_orders WHERE order_no = ?", Integer.class, orderNo);
+    }
+
+    private CrashingJdbcStore crashingStore() {
+        return (CrashingJdbcStore) store;
     }
 
     private static String storedKey(String name, String key) {
@@ -108,9 +111,9 @@ class TransactionalIdempotencyTest {
     @Test
     void IP6_aCrashAfterTheBusinessCommitCannotLeaveTheKeyClaimable() throws Exception {
         String orderNo = "X-" + run;
-        CrashingStore.crashOnComplete.set(true);
-        assertThatThrownBy(() -> orders.create(orderNo, false)).isInstanceOf(SimulatedCrash.class);
-        CrashingStore.crashOnComplete.set(false);
+        crashingStore().crashOnComplete(true);
+        assertThatThrownBy(() -> orders.create(orderNo, false)).isInstanceOf(CrashingJdbcStore.SimulatedCrash.class);
+        crashingStore().crashOnComplete(false);
 
         // the business row committed, and with it the record left the claimable state
         assertThat(rows(orderNo)).isEqualTo(1);
@@ -146,34 +149,6 @@ class TransactionalIdempotencyTest {
         assertThat(orders.createWithEverything(orderNo)).isEqualTo(result);
         assertThat(orders.observations()).hasSize(2);
         assertThat(store.find(storedKey("ORDER_ALL", orderNo)).status()).isEqualTo(IdempotencyStatus.COMPLETED);
-    }
-
-    /** Stands in for the process dying right after the business commit. */
-    static class SimulatedCrash extends RuntimeException {
-
-        private static final long serialVersionUID = 1L;
-
-        SimulatedCrash() {
-            super("simulated crash after the business commit");
-        }
-    }
-
-    /** The JDBC store, able to "crash" when asked to record a completion. */
-    static class CrashingStore extends JdbcIdempotencyStore {
-
-        static final AtomicBoolean crashOnComplete = new AtomicBoolean();
-
-        CrashingStore(DataSource dataSource, PlatformTransactionManager transactions) {
-            super(dataSource, transactions, DEFAULT_TABLE, Clock.systemUTC());
-        }
-
-        @Override
-        public boolean complete(String key, String ownerToken, String response, String responseType, long ttl) {
-            if (crashOnComplete.get()) {
-                throw new SimulatedCrash();
-            }
-            return super.complete(key, ownerToken, response, responseType, ttl);
-        }
     }
 
     static class OrderService {
@@ -244,7 +219,7 @@ class TransactionalIdempotencyTest {
 
         @Bean
         IdempotencyStore idempotencyStore(DataSource dataSource, PlatformTransactionManager transactions) {
-            return new CrashingStore(dataSource, transactions);
+            return new CrashingJdbcStore(dataSource, transactions);
         }
     }
 }

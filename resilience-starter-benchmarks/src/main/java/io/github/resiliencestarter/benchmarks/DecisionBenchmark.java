@@ -1,6 +1,6 @@
 package io.github.resiliencestarter.benchmarks;
 
-import io.github.resiliencestarter.context.Ticker;
+import io.github.resiliencestarter.context.TimeSource;
 import io.github.resiliencestarter.retry.BackOff;
 import io.github.resiliencestarter.retry.support.ExponentialBackOff;
 import io.github.resiliencestarter.retry.support.Jitters;
@@ -25,7 +25,7 @@ public class DecisionBenchmark {
 
     private final BackOff backOff = ExponentialBackOff.ofDefaults();
 
-    private final RatioRetryBudget budget = new RatioRetryBudget(0.1, 3, Duration.ofSeconds(10), Ticker.SYSTEM);
+    private final RatioRetryBudget budget = new RatioRetryBudget(0.1, 3, Duration.ofSeconds(10), TimeSource.SYSTEM);
 
     @Benchmark
     public long backOffWithFullJitter() {

@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.benchmarks;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.github.resiliencestarter.context.TimeSource;
 import io.github.resiliencestarter.idempotent.IdempotencyConfig;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.idempotent.IdempotentCall;
@@ -9,7 +10,6 @@ import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencySchema;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyStore;
 import io.github.resiliencestarter.idempotent.redis.RedisIdempotencyStore;
 import java.net.URI;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -85,7 +85,7 @@ public class StoreBenchmark {
             jdbc.execute("CREATE TABLE IF NOT EXISTS bench_raw (k VARCHAR(255) NOT NULL PRIMARY KEY,"
                     + " status VARCHAR(16) NOT NULL, response TEXT NULL, expire_time BIGINT NOT NULL)");
             idempotencyStore = new JdbcIdempotencyStore(dataSource, new DataSourceTransactionManager(dataSource),
-                    JdbcIdempotencyStore.DEFAULT_TABLE, Clock.systemUTC());
+                    JdbcIdempotencyStore.DEFAULT_TABLE, TimeSource.SYSTEM);
         }
         executor = IdempotentExecutor.builder(idempotencyStore).build();
         // the replayed key and its raw twin

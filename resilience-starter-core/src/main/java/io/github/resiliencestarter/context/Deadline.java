@@ -6,7 +6,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * A point in monotonic time after which work is no longer wanted.
  *
- * <p>Instances are immutable. Two deadlines on the same {@link Ticker} compare by their instants;
+ * <p>Instances are immutable. Two deadlines on the same {@link TimeSource} compare by their instants;
  * {@link #earlierOf(Deadline, Deadline)} is the only way a context's deadline changes, which is why
  * a deadline can only shrink as a request travels inwards.
  */
@@ -15,46 +15,46 @@ public final class Deadline {
     /** Longest duration accepted; longer ones are clamped so nanosecond arithmetic never overflows. */
     public static final Duration MAX_DURATION = Duration.ofDays(365);
 
-    private final Ticker ticker;
+    private final TimeSource time;
 
     private final long expiresAtNanos;
 
-    private Deadline(Ticker ticker, long expiresAtNanos) {
-        this.ticker = ticker;
+    private Deadline(TimeSource time, long expiresAtNanos) {
+        this.time = time;
         this.expiresAtNanos = expiresAtNanos;
     }
 
     /**
-     * A deadline {@code duration} from now on the system ticker.
+     * A deadline {@code duration} from now on the system time.
      *
      * @param duration time left; negative counts as zero, more than {@link #MAX_DURATION} is clamped
      * @return the deadline
      */
     public static Deadline after(Duration duration) {
-        return after(duration, Ticker.SYSTEM);
+        return after(duration, TimeSource.SYSTEM);
     }
 
     /**
-     * A deadline {@code duration} from now on the given ticker.
+     * A deadline {@code duration} from now on the given time.
      *
      * @param duration time left; negative counts as zero, more than {@link #MAX_DURATION} is clamped
-     * @param ticker the time source
+     * @param time the time source
      * @return the deadline
      */
-    public static Deadline after(Duration duration, Ticker ticker) {
-        return afterNanos(toClampedNanos(duration), ticker);
+    public static Deadline after(Duration duration, TimeSource time) {
+        return afterNanos(toClampedNanos(duration), time);
     }
 
     /**
-     * A deadline {@code nanos} from now on the given ticker.
+     * A deadline {@code nanos} from now on the given time.
      *
      * @param nanos time left in nanoseconds; negative counts as zero
-     * @param ticker the time source
+     * @param time the time source
      * @return the deadline
      */
-    public static Deadline afterNanos(long nanos, Ticker ticker) {
+    public static Deadline afterNanos(long nanos, TimeSource time) {
         long clamped = Math.max(0, Math.min(nanos, MAX_DURATION.toNanos()));
-        return new Deadline(ticker, ticker.read() + clamped);
+        return new Deadline(time, time.nanoTime() + clamped);
     }
 
     /**
@@ -81,7 +81,7 @@ public final class Deadline {
      * @return nanoseconds until the deadline
      */
     public long remainingNanos() {
-        return expiresAtNanos - ticker.read();
+        return expiresAtNanos - time.nanoTime();
     }
 
     /**
@@ -112,12 +112,12 @@ public final class Deadline {
     }
 
     /**
-     * The ticker this deadline reads.
+     * The time this deadline reads.
      *
-     * @return the ticker
+     * @return the time
      */
-    public Ticker ticker() {
-        return ticker;
+    public TimeSource time() {
+        return time;
     }
 
     private static long toClampedNanos(Duration duration) {

@@ -2,7 +2,7 @@ package io.github.resiliencestarter.context;
 
 /**
  * An immutable snapshot of what travels with a request: its trace id, its deadline, the
- * idempotency key being executed and the current retry attempt.
+ * idempotent execution in progress and the current retry attempt.
  *
  * <p>Every {@code with...} method returns a new snapshot. {@link #withDeadline(Deadline)} keeps the
  * earlier of the current and the given deadline, so nothing inside a request can extend the
@@ -16,14 +16,14 @@ public final class TraceContext {
 
     private final Deadline deadline;
 
-    private final String idempotencyKey;
+    private final IdempotentExecution idempotentExecution;
 
     private final int attempt;
 
-    private TraceContext(String traceId, Deadline deadline, String idempotencyKey, int attempt) {
+    private TraceContext(String traceId, Deadline deadline, IdempotentExecution idempotentExecution, int attempt) {
         this.traceId = traceId;
         this.deadline = deadline;
-        this.idempotencyKey = idempotencyKey;
+        this.idempotentExecution = idempotentExecution;
         this.attempt = attempt;
     }
 
@@ -64,12 +64,12 @@ public final class TraceContext {
     }
 
     /**
-     * The idempotency key of the execution in progress, or {@code null}.
+     * The idempotent execution in progress, or {@code null} outside one.
      *
-     * @return the idempotency key
+     * @return the execution's handle
      */
-    public String idempotencyKey() {
-        return idempotencyKey;
+    public IdempotentExecution idempotentExecution() {
+        return idempotentExecution;
     }
 
     /**
@@ -89,7 +89,7 @@ public final class TraceContext {
      * @return the new snapshot
      */
     public TraceContext withTraceId(String newTraceId) {
-        return new TraceContext(newTraceId, deadline, idempotencyKey, attempt);
+        return new TraceContext(newTraceId, deadline, idempotentExecution, attempt);
     }
 
     /**
@@ -100,7 +100,7 @@ public final class TraceContext {
      */
     public TraceContext withDeadline(Deadline newDeadline) {
         Deadline effective = Deadline.earlierOf(deadline, newDeadline);
-        return effective == deadline ? this : new TraceContext(traceId, effective, idempotencyKey, attempt);
+        return effective == deadline ? this : new TraceContext(traceId, effective, idempotentExecution, attempt);
     }
 
     /**
@@ -110,17 +110,17 @@ public final class TraceContext {
      * @return the new snapshot
      */
     public TraceContext withoutDeadline() {
-        return deadline == null ? this : new TraceContext(traceId, null, idempotencyKey, attempt);
+        return deadline == null ? this : new TraceContext(traceId, null, idempotentExecution, attempt);
     }
 
     /**
-     * A copy with another idempotency key.
+     * A copy running inside another idempotent execution.
      *
-     * @param key the key
+     * @param execution the execution's handle
      * @return the new snapshot
      */
-    public TraceContext withIdempotencyKey(String key) {
-        return new TraceContext(traceId, deadline, key, attempt);
+    public TraceContext withIdempotentExecution(IdempotentExecution execution) {
+        return new TraceContext(traceId, deadline, execution, attempt);
     }
 
     /**
@@ -130,7 +130,7 @@ public final class TraceContext {
      * @return the new snapshot
      */
     public TraceContext withAttempt(int newAttempt) {
-        return new TraceContext(traceId, deadline, idempotencyKey, newAttempt);
+        return new TraceContext(traceId, deadline, idempotentExecution, newAttempt);
     }
 
     @Override

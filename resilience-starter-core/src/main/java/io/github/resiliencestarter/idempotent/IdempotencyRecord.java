@@ -8,15 +8,14 @@ package io.github.resiliencestarter.idempotent;
  * @param fingerprint SHA-256 of the request's canonical form, hex
  * @param status the state
  * @param ownerToken the token of the execution holding the claim
- * @param leaseExpiresAt when an IN_PROGRESS claim may be taken over
+ * @param leaseExpiresAt when an IN_PROGRESS claim may be taken over (and when a COMMITTED record
+ *     stops waiting for its response)
  * @param expiresAt when the record disappears
- * @param response the encoded response, or {@code null} (void, or not completed)
- * @param responseType what {@code response} holds, see {@link ResponseCodec}
+ * @param response what is kept for replays: set when COMPLETED, else {@code null}
  * @param createdAt when the record was first claimed
  */
 public record IdempotencyRecord(String key, String name, String fingerprint, IdempotencyStatus status,
-        String ownerToken, long leaseExpiresAt, long expiresAt, String response, String responseType,
-        long createdAt) {
+        String ownerToken, long leaseExpiresAt, long expiresAt, StoredResponse response, long createdAt) {
 
     /**
      * Whether an IN_PROGRESS claim's lease has run out at {@code now}.

@@ -6,37 +6,34 @@ package io.github.resiliencestarter.idempotent;
  * never overwrite or delete the new owner's record. Implementations throw
  * {@link IdempotencyStoreException} when the store cannot be reached.
  *
+ * <p>Requests and records are small records ({@link Claim}, {@link Completion},
+ * {@link IdempotencyRecord}, {@link StoredResponse}), so a field added later does not break an
+ * implementation. A store proves itself by passing the contract suite shipped in this module's
+ * test jar ({@code IdempotencyStoreContract}); see {@code docs/extending.md}.
+ *
  * <p>Times are decided by the store (for example Redis {@code TIME} or the database clock where
  * possible), so nodes with skewed clocks agree on leases.
  */
 public interface IdempotencyStore {
 
     /**
-     * Atomically claims {@code key}: creates an IN_PROGRESS record when none is live, takes over an
-     * IN_PROGRESS record whose lease has expired, or reports the live record.
+     * Atomically claims {@code claim.key()}: creates an IN_PROGRESS record when none is live, takes
+     * over an IN_PROGRESS record whose lease has expired, or reports the live record (IN_PROGRESS
+     * with a valid lease, COMMITTED or COMPLETED).
      *
-     * @param key the stored key
-     * @param name the operation name
-     * @param fingerprint the request fingerprint
-     * @param ownerToken a token unique to this execution
-     * @param leaseMillis how long the claim holds without an extension
-     * @param ttlMillis how long the record lives
+     * @param claim the key, operation, fingerprint, owner token, lease and time to live
      * @return what the claim found
      */
-    ClaimResult claim(String key, String name, String fingerprint, String ownerToken, long leaseMillis,
-            long ttlMillis);
+    ClaimResult claim(Claim claim);
 
     /**
-     * Marks the owned record COMPLETED with its response, if {@code ownerToken} still owns it.
+     * Marks the owned record COMPLETED with its response, if {@code completion.ownerToken()} still
+     * owns it (IN_PROGRESS, or COMMITTED by this owner's business transaction).
      *
-     * @param key the stored key
-     * @param ownerToken the owner's token
-     * @param response the encoded response, or {@code null}
-     * @param responseType what {@code response} holds
-     * @param ttlMillis how long the completed record lives from now
+     * @param completion the key, owner token, response and time to live
      * @return {@code false} when the claim was lost (nothing written)
      */
-    boolean complete(String key, String ownerToken, String response, String responseType, long ttlMillis);
+    boolean complete(Completion completion);
 
     /**
      * Deletes the owned IN_PROGRESS record so the client may try again, if {@code ownerToken} still

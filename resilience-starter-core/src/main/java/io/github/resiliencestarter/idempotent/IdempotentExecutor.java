@@ -1,14 +1,14 @@
 package io.github.resiliencestarter.idempotent;
 
 import io.github.resiliencestarter.context.Deadline;
+import io.github.resiliencestarter.context.IdempotentExecution;
+import io.github.resiliencestarter.context.TimeSource;
 import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.context.TraceIds;
 import io.github.resiliencestarter.context.TraceScope;
 import io.github.resiliencestarter.core.CheckedCallable;
 import io.github.resiliencestarter.idempotent.internal.LeaseKeeper;
-import io.github.resiliencestarter.idempotent.internal.PendingCompletion;
-import io.github.resiliencestarter.idempotent.internal.StoredResponse;
 import io.github.resiliencestarter.idempotent.support.Fastjson2ResponseCodec;
 import java.lang.reflect.Type;
 import java.time.Duration;
@@ -19,11 +19,13 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs a call at most once per key: the programmatic form of {@code @Idempotent}.
  *
- * <p>Validate (by the caller) → claim atomically → on a COMPLETED record: check the fingerprint
- * (422 on mismatch) and replay → on an IN_PROGRESS record: WAIT (poll until it completes, is
- * released or its lease expires, bounded by the deadline and the wait limit) or REJECT (409) → on
- * a claim: execute while the lease keeper extends the lease, then complete (or release on failure,
- * so the client can try again). Completion and release are conditional on this execution's owner
+ * <p>Build the call (key validated, stored key and fingerprint computed) → claim atomically → on
+ * a COMPLETED record: check the fingerprint (422 on mismatch) and replay → on an IN_PROGRESS (or
+ * COMMITTED) record: WAIT (poll until it completes, is released or its lease expires, bounded by
+ * the deadline and the wait limit) or REJECT (409) → on a claim: execute while the lease keeper
+ * extends the lease, then complete (or release on failure, so the client can try again). While
+ * the work runs, the trace context carries the execution's {@link IdempotentExecution} handle
+ * (key, owner token, outbound numbering) for the code inside. Completion and release are conditional on this execution's owner
  * token; a late former owner changes nothing and is reported as {@link IdempotencyOutcome#LEASE_LOST}.
  */
 public final class IdempotentExecutor {
@@ -42,13 +44,16 @@ public final class IdempotentExecutor {
 
     private final IdempotencyObserver observer;
 
+    private final TimeSource time;
+
     private final LeaseKeeper leases;
 
     private IdempotentExecutor(Builder builder) {
         this.store = builder.store;
         this.codec = builder.codec;
         this.observer = builder.observer;
-        this.leases = builder.leases != null ? builder.leases : LeaseKeeper.shared();
+        this.time = builder.time;
+        this.leases = time == TimeSource.SYSTEM ? LeaseKeeper.shared() : new LeaseKeeper(time);
     }
 
     /**
@@ -89,7 +94,7 @@ public final class IdempotentExecutor {
      * @return the result, executed now or replayed
      * @throws Throwable the work's failure, or an {@link IdempotencyException}
      */
-    public <T> Execution<T> execute(IdempotentCall call, CheckedCallable<T> work) throws Throwable {
+    public <T> IdempotentResult<T> execute(IdempotentCall call, CheckedCallable<T> work) throws Throwable {
         return execute(call, work, NO_LISTENER);
     }
 
@@ -105,7 +110,7 @@ public final class IdempotentExecutor {
      * @return the result, executed now or replayed
      * @throws Throwable the work's failure, or an {@link IdempotencyException}
      */
-    public <T> Execution<T> execute(IdempotentCall call, CheckedCallable<T> work, Runnable onReplay)
+    public <T> IdempotentResult<T> execute(IdempotentCall call, CheckedCallable<T> work, Runnable onReplay)
             throws Throwable {
         try {
             return run(call, work, onReplay);
@@ -118,27 +123,28 @@ public final class IdempotentExecutor {
     }
 
     @SuppressWarnings("unchecked")
-    private <T> Execution<T> run(IdempotentCall call, CheckedCallable<T> work, Runnable onReplay)
+    private <T> IdempotentResult<T> run(IdempotentCall call, CheckedCallable<T> work, Runnable onReplay)
             throws Throwable {
         IdempotencyConfig config = call.config();
         TraceContext context = TraceContextHolder.current();
         Deadline deadline = context.deadline();
-        long lease = deadline != null ? deadline.remainingMillis() + config.leaseMargin().toMillis()
-                : config.lease().toMillis();
-        long waitUntil = System.nanoTime() + waitNanos(config, deadline);
+        long lease = Math.max(1, deadline != null ? deadline.remainingMillis() + config.leaseMargin().toMillis()
+                : config.lease().toMillis());
+        long waitUntil = time.nanoTime() + waitNanos(config, deadline);
         String owner = TraceIds.generate();
+        Claim request = new Claim(call.storedKey(), call.operation(), call.fingerprint(), owner, lease,
+                config.ttl().toMillis());
         long poll = FIRST_POLL_MILLIS;
         while (true) {
             ClaimResult claim;
             try {
-                claim = store.claim(call.storedKey(), call.operation(), call.fingerprint(), owner, lease,
-                        config.ttl().toMillis());
+                claim = store.claim(request);
             } catch (IdempotencyStoreException ex) {
                 observer.onOutcome(call.operation(), IdempotencyOutcome.STORE_ERROR);
                 if (config.failOpen()) {
                     log.warn("Idempotency store unavailable; running {} without idempotency (fail-open)",
                             call.operation());
-                    return new Execution<>(work.call(), false);
+                    return new IdempotentResult<>(work.call(), false);
                 }
                 throw ex;
             }
@@ -151,13 +157,13 @@ public final class IdempotentExecutor {
                     observer.onOutcome(call.operation(), IdempotencyOutcome.KEY_REUSED);
                     throw new IdempotencyKeyReusedException(call.operation());
                 }
-                boolean pending = StoredResponse.PENDING.equals(existing.responseType());
                 if (existing.status() == IdempotencyStatus.COMPLETED
-                        && (!pending || existing.leaseExpiresAt() <= System.currentTimeMillis())) {
-                    // a response still pending after the lease is lost for good: replay says so
+                        || (existing.status() == IdempotencyStatus.COMMITTED
+                                && existing.leaseExpiresAt() <= time.epochMillis())) {
+                    // a committed response still missing after the lease is lost for good: replay says so
                     T replayed;
                     try {
-                        replayed = (T) StoredResponse.replay(existing, call, codec);
+                        replayed = (T) ResponseReplay.replay(existing, call, codec);
                     } catch (IdempotencyRecordCorruptedException ex) {
                         throw ex;
                     } catch (Throwable firstOutcome) {
@@ -168,9 +174,9 @@ public final class IdempotentExecutor {
                     }
                     onReplay.run();
                     observer.onOutcome(call.operation(), IdempotencyOutcome.REPLAYED);
-                    return new Execution<>(replayed, true);
+                    return new IdempotentResult<>(replayed, true);
                 }
-                long leftNanos = waitUntil - System.nanoTime();
+                long leftNanos = waitUntil - time.nanoTime();
                 if (config.onInProgress() == InProgressStrategy.REJECT || leftNanos <= 0) {
                     observer.onOutcome(call.operation(), IdempotencyOutcome.IN_PROGRESS);
                     throw new IdempotencyInProgressException(call.operation(), retryAfterSeconds(existing));
@@ -178,44 +184,43 @@ public final class IdempotentExecutor {
                 Thread.sleep(Math.max(1, Math.min(poll, leftNanos / 1_000_000)));
                 poll = Math.min(MAX_POLL_MILLIS, poll * 2);
                 existing = store.find(call.storedKey());
-                if (existing == null || existing.isLeaseExpired(System.currentTimeMillis())) {
+                if (existing == null || existing.isLeaseExpired(time.epochMillis())) {
                     break; // released or abandoned: claim again (taking an expired lease over)
                 }
             }
         }
     }
 
-    private <T> Execution<T> executeOwned(IdempotentCall call, CheckedCallable<T> work, String owner, long lease,
+    private <T> IdempotentResult<T> executeOwned(IdempotentCall call, CheckedCallable<T> work, String owner, long lease,
             TraceContext context) throws Throwable {
         T value;
-        PendingCompletion pending = new PendingCompletion(call.storedKey(), owner, call.config().ttl().toMillis());
         Deadline deadline = context.deadline();
         // hung work that ignores interrupts must not hold its key past its deadline (plus the margin)
         long keepUntil = deadline == null ? Long.MAX_VALUE
                 : deadline.remainingMillis() + call.config().leaseMargin().toMillis();
         try (LeaseKeeper.Lease kept = leases.keep(store, call.storedKey(), owner, lease, keepUntil);
-                TraceScope scope = TraceContextHolder.open(context.withIdempotencyKey(call.storedKey()));
-                AutoCloseable bound = PendingCompletion.bind(pending)) {
+                TraceScope scope = TraceContextHolder.open(context.withIdempotentExecution(
+                        new IdempotentExecution(call.storedKey(), owner)))) {
             value = work.call();
         } catch (Throwable failure) {
             settleFailure(call, owner, failure);
             throw failure;
         }
-        StoredResponse response = StoredResponse.encode(value, call, codec);
+        StoredResponse response = ResponseReplay.encode(value, call, codec);
         if (StoredResponse.UNREPLAYABLE.equals(response.type())) {
             log.warn("The result of {} could not be encoded for replay; the key is completed without it, so "
                     + "duplicates get an error and nothing runs twice", call.operation());
         }
         boolean completed;
         try {
-            completed = store.complete(call.storedKey(), owner, response.payload(), response.type(),
-                    call.config().ttl().toMillis());
+            completed = store.complete(new Completion(call.storedKey(), owner, response,
+                    call.config().ttl().toMillis()));
         } catch (IdempotencyStoreException ex) {
             // the work is done and its effects stand; the claim stays until its lease runs out
             observer.onOutcome(call.operation(), IdempotencyOutcome.STORE_ERROR);
             log.error("Could not record the completion of {}; duplicates may wait until the lease expires",
                     call.operation(), ex);
-            return new Execution<>(value, false);
+            return new IdempotentResult<>(value, false);
         }
         if (!completed) {
             observer.onOutcome(call.operation(), IdempotencyOutcome.LEASE_LOST);
@@ -224,16 +229,15 @@ public final class IdempotentExecutor {
         } else {
             observer.onOutcome(call.operation(), IdempotencyOutcome.EXECUTED);
         }
-        return new Execution<>(value, false);
+        return new IdempotentResult<>(value, false);
     }
 
     private void settleFailure(IdempotentCall call, String owner, Throwable failure) {
         try {
             boolean settled;
             if (isCacheable(call.config(), failure)) {
-                StoredResponse response = StoredResponse.failure(failure);
-                settled = store.complete(call.storedKey(), owner, response.payload(), response.type(),
-                        call.config().ttl().toMillis());
+                settled = store.complete(new Completion(call.storedKey(), owner, StoredResponse.failure(failure),
+                        call.config().ttl().toMillis()));
             } else {
                 settled = store.release(call.storedKey(), owner);
             }
@@ -261,8 +265,8 @@ public final class IdempotentExecutor {
         return deadline != null ? Math.min(wait, Math.max(0, deadline.remainingNanos())) : wait;
     }
 
-    private static long retryAfterSeconds(IdempotencyRecord existing) {
-        long left = existing.leaseExpiresAt() - System.currentTimeMillis();
+    private long retryAfterSeconds(IdempotencyRecord existing) {
+        long left = existing.leaseExpiresAt() - time.epochMillis();
         return Math.max(1, Math.min(Duration.ofMillis(left).toSeconds(), 60));
     }
 
@@ -275,7 +279,7 @@ public final class IdempotentExecutor {
 
         private IdempotencyObserver observer = IdempotencyObserver.NOOP;
 
-        private LeaseKeeper leases;
+        private TimeSource time = TimeSource.SYSTEM;
 
         private Builder(IdempotencyStore store) {
             this.store = Objects.requireNonNull(store, "store");
@@ -300,11 +304,12 @@ public final class IdempotentExecutor {
         }
 
         /**
-         * @param value extends the leases of running executions; a shared one by default
+         * @param value the time source for waits, lease keeping and lease checks; the system's by
+         *     default
          * @return this builder
          */
-        public Builder leases(LeaseKeeper value) {
-            this.leases = value;
+        public Builder timeSource(TimeSource value) {
+            this.time = Objects.requireNonNull(value, "timeSource");
             return this;
         }
 

@@ -1,6 +1,8 @@
 package io.github.resiliencestarter.micrometer;
 
+import io.github.resiliencestarter.idempotent.Claim;
 import io.github.resiliencestarter.idempotent.ClaimResult;
+import io.github.resiliencestarter.idempotent.Completion;
 import io.github.resiliencestarter.idempotent.IdempotencyRecord;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -55,14 +57,13 @@ public class MeteredIdempotencyStore implements IdempotencyStore {
     }
 
     @Override
-    public ClaimResult claim(String key, String name, String fingerprint, String ownerToken, long leaseMillis,
-            long ttlMillis) {
-        return timed(claim, () -> delegate.claim(key, name, fingerprint, ownerToken, leaseMillis, ttlMillis));
+    public ClaimResult claim(Claim request) {
+        return timed(claim, () -> delegate.claim(request));
     }
 
     @Override
-    public boolean complete(String key, String ownerToken, String response, String responseType, long ttlMillis) {
-        return timed(complete, () -> delegate.complete(key, ownerToken, response, responseType, ttlMillis));
+    public boolean complete(Completion completion) {
+        return timed(complete, () -> delegate.complete(completion));
     }
 
     @Override

@@ -1,7 +1,7 @@
 package io.github.resiliencestarter.retry;
 
 import io.github.resiliencestarter.context.Deadline;
-import io.github.resiliencestarter.context.Ticker;
+import io.github.resiliencestarter.context.TimeSource;
 import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.context.TraceScope;
@@ -42,7 +42,7 @@ public final class Retrier {
 
     private final RetryPolicy policy;
 
-    private final Ticker ticker;
+    private final TimeSource time;
 
     private final Sleeper sleeper;
 
@@ -58,7 +58,7 @@ public final class Retrier {
     private Retrier(Builder builder) {
         this.operation = builder.operation;
         this.policy = builder.policy;
-        this.ticker = builder.ticker;
+        this.time = builder.time;
         this.sleeper = builder.sleeper;
         this.random = builder.random;
         this.observer = builder.observer;
@@ -121,12 +121,12 @@ public final class Retrier {
         policy.budget().recordCall();
         // clock reads cost ~20 ns each: only when someone needs the duration or a deadline needs the attempt time
         boolean observed = observer != RetryObserver.NOOP;
-        long callStarted = observed ? ticker.read() : 0;
+        long callStarted = observed ? time.nanoTime() : 0;
         RandomGenerator rnd = random != null ? random : ThreadLocalRandom.current();
         List<Throwable> earlier = null;
         long previousDelay = 0;
         for (int attempt = 1;; attempt++) {
-            long started = deadline != null ? ticker.read() : 0;
+            long started = deadline != null ? time.nanoTime() : 0;
             T result = null;
             Throwable failure = null;
             try {
@@ -137,7 +137,7 @@ public final class Retrier {
             if (failure == null && (policy.retryOnResult() == null || !policy.retryOnResult().test(result))) {
                 if (observed) {
                     observer.onComplete(operation, attempt == 1 ? RetryOutcome.SUCCESS_WITHOUT_RETRY
-                            : RetryOutcome.SUCCESS_WITH_RETRY, attempt, ticker.read() - callStarted);
+                            : RetryOutcome.SUCCESS_WITH_RETRY, attempt, time.nanoTime() - callStarted);
                 }
                 return result;
             }
@@ -150,7 +150,7 @@ public final class Retrier {
             } else {
                 delay = delayBefore(attempt, failure, previousDelay, rnd);
                 if (deadline != null && saturatedAdd(delay, Math.max(policy.minAttemptTime().toNanos(),
-                        ticker.read() - started)) >= deadline.remainingNanos()) {
+                        time.nanoTime() - started)) >= deadline.remainingNanos()) {
                     stop = Stop.NO_TIME;
                 } else if (!policy.budget().tryAcquireRetry()) {
                     stop = Stop.BUDGET_DENIED;
@@ -159,7 +159,7 @@ public final class Retrier {
             if (stop != null) {
                 if (failure == null) {
                     // results kept asking for a retry: the last one is still the answer
-                    observer.onComplete(operation, outcome(attempt, stop), attempt, ticker.read() - callStarted);
+                    observer.onComplete(operation, outcome(attempt, stop), attempt, time.nanoTime() - callStarted);
                     return result;
                 }
                 throw finish(failure, earlier, attempt, stop, callStarted);
@@ -233,7 +233,7 @@ public final class Retrier {
             // R-S1: one line per failed call, with the trace id from the MDC; the error is rethrown
             log.warn("{} failed after {} attempt(s), {}: {}", operation, attempts, stop.reason, error.toString());
         }
-        observer.onComplete(operation, outcome, attempts, ticker.read() - callStarted);
+        observer.onComplete(operation, outcome, attempts, time.nanoTime() - callStarted);
         return error;
     }
 
@@ -271,7 +271,7 @@ public final class Retrier {
 
         private final RetryPolicy policy;
 
-        private Ticker ticker = Ticker.SYSTEM;
+        private TimeSource time = TimeSource.SYSTEM;
 
         private Sleeper sleeper = Sleeper.SYSTEM;
 
@@ -289,11 +289,11 @@ public final class Retrier {
         /**
          * The time source for deadline checks.
          *
-         * @param value the ticker
+         * @param value the time
          * @return this builder
          */
-        public Builder ticker(Ticker value) {
-            this.ticker = Objects.requireNonNull(value);
+        public Builder timeSource(TimeSource value) {
+            this.time = Objects.requireNonNull(value);
             return this;
         }
 

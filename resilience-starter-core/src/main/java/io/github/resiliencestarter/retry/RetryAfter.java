@@ -1,6 +1,6 @@
 package io.github.resiliencestarter.retry;
 
-import java.time.Clock;
+import io.github.resiliencestarter.context.TimeSource;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -19,10 +19,10 @@ public final class RetryAfter {
      * Parses a header value.
      *
      * @param value {@code "120"} or {@code "Wed, 21 Oct 2015 07:28:00 GMT"}; may be {@code null}
-     * @param clock the wall clock HTTP-dates are compared with
+     * @param time the wall clock HTTP-dates are compared with
      * @return the wait (zero for a date in the past), or {@code null} when absent or malformed
      */
-    public static Duration parse(String value, Clock clock) {
+    public static Duration parse(String value, TimeSource time) {
         if (value == null) {
             return null;
         }
@@ -35,7 +35,7 @@ public final class RetryAfter {
         }
         try {
             ZonedDateTime at = ZonedDateTime.parse(trimmed, DateTimeFormatter.RFC_1123_DATE_TIME);
-            Duration wait = Duration.between(clock.instant(), at.toInstant());
+            Duration wait = Duration.ofMillis(at.toInstant().toEpochMilli() - time.epochMillis());
             return wait.isNegative() ? Duration.ZERO : wait;
         } catch (DateTimeParseException ex) {
             return null;

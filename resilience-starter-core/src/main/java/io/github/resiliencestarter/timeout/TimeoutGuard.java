@@ -78,9 +78,9 @@ public final class TimeoutGuard {
      * @throws Throwable whatever the work threw, unchanged
      */
     public <T> T call(CheckedCallable<T> work) throws Throwable {
-        long started = runtime.ticker().read();
+        long started = runtime.time().nanoTime();
         TraceContext outer = TraceContextHolder.current();
-        Deadline local = Deadline.afterNanos(config.timeout().toNanos(), runtime.ticker());
+        Deadline local = Deadline.afterNanos(config.timeout().toNanos(), runtime.time());
         TraceContext inner = config.inheritDeadline() ? outer.withDeadline(local)
                 : outer.withoutDeadline().withDeadline(local);
         Deadline effective = inner.deadline();
@@ -100,7 +100,7 @@ public final class TimeoutGuard {
             outcome = TimeoutOutcome.REJECTED;
             throw ex;
         } finally {
-            runtime.observer().onOutcome(operation, outcome, runtime.ticker().read() - started);
+            runtime.observer().onOutcome(operation, outcome, runtime.time().nanoTime() - started);
         }
     }
 

@@ -1,6 +1,6 @@
 package io.github.resiliencestarter.timeout;
 
-import io.github.resiliencestarter.context.Ticker;
+import io.github.resiliencestarter.context.TimeSource;
 import io.github.resiliencestarter.core.ContextPropagator;
 import io.github.resiliencestarter.timeout.internal.InterruptTimer;
 import io.github.resiliencestarter.timeout.support.TimeoutExecutors;
@@ -28,7 +28,7 @@ public final class TimeoutRuntime implements AutoCloseable {
 
     private final ContextPropagator propagator;
 
-    private final Ticker ticker;
+    private final TimeSource time;
 
     private final Duration awaitTermination;
 
@@ -38,7 +38,7 @@ public final class TimeoutRuntime implements AutoCloseable {
         this.executor = builder.executor != null ? builder.executor : TimeoutExecutors.newBoundedExecutor();
         this.timer = new InterruptTimer(TIMER_THREAD_NAME);
         this.propagator = builder.propagator;
-        this.ticker = builder.ticker;
+        this.time = builder.time;
         this.awaitTermination = builder.awaitTermination;
         this.observer = builder.observer;
     }
@@ -73,8 +73,8 @@ public final class TimeoutRuntime implements AutoCloseable {
         return propagator;
     }
 
-    Ticker ticker() {
-        return ticker;
+    TimeSource time() {
+        return time;
     }
 
     TimeoutObserver observer() {
@@ -103,7 +103,7 @@ public final class TimeoutRuntime implements AutoCloseable {
 
         private ContextPropagator propagator = ContextPropagator.NONE;
 
-        private Ticker ticker = Ticker.SYSTEM;
+        private TimeSource time = TimeSource.SYSTEM;
 
         private Duration awaitTermination = DEFAULT_AWAIT_TERMINATION;
 
@@ -150,11 +150,11 @@ public final class TimeoutRuntime implements AutoCloseable {
         /**
          * The time source for deadlines.
          *
-         * @param value the ticker
+         * @param value the time
          * @return this builder
          */
-        public Builder ticker(Ticker value) {
-            this.ticker = Objects.requireNonNull(value, "ticker");
+        public Builder timeSource(TimeSource value) {
+            this.time = Objects.requireNonNull(value, "time");
             return this;
         }
 

@@ -42,7 +42,7 @@ class JdbcPurgeLoadTest {
             int i = 0;
             while (purging.get()) {
                 long start = System.nanoTime();
-                store.claim("live:" + run + ":" + i++, "op", "fp", "owner", 10_000, 60_000);
+                store.claim(new Claim("live:" + run + ":" + i++, "op", "fp", "owner", 10_000, 60_000));
                 claimNanos.add(System.nanoTime() - start);
             }
         });

@@ -1,16 +1,16 @@
 package io.github.resiliencestarter.idempotent;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
+import io.github.resiliencestarter.idempotent.contract.IdempotencyStoreContract;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyPurger;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyStore;
 import io.github.resiliencestarter.testsupport.StoreFixtures;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** The contract on a real MySQL-compatible server. */
-class JdbcStoreContractTest extends IdempotencyStoreContractTest {
+class JdbcStoreContractTest extends IdempotencyStoreContract {
 
     private final JdbcIdempotencyStore store = StoreFixtures.mysqlStore();
 
@@ -25,8 +25,8 @@ class JdbcStoreContractTest extends IdempotencyStoreContractTest {
     void IP4_everyRowCarriesAnExpiryTime() {
         String key = key("expiry-column");
         long before = System.currentTimeMillis();
-        store.claim(key, "op", "fp", "owner", 5_000, 60_000);
-        store.complete(key, "owner", "\"done\"", "value", 120_000);
+        store.claim(new Claim(key, "op", "fp", "owner", 5_000, 60_000));
+        store.complete(new Completion(key, "owner", new StoredResponse("value", "\"done\""), 120_000));
         Long expiry = jdbc.queryForObject("SELECT expire_time FROM resilience_idempotency WHERE idempotency_key = ?",
                 Long.class, key);
         assertThat(expiry).isBetween(before + 60_000, System.currentTimeMillis() + 120_000);
@@ -35,10 +35,10 @@ class JdbcStoreContractTest extends IdempotencyStoreContractTest {
     @Test
     void I6_expiredRowsAreIgnoredOnReadAndPurgedInBatches() throws Exception {
         for (int i = 0; i < 25; i++) {
-            store.claim(key("purge-" + i), "op", "fp", "owner", 100, 100);
+            store.claim(new Claim(key("purge-" + i), "op", "fp", "owner", 100, 100));
         }
         String live = key("purge-live");
-        store.claim(live, "op", "fp", "owner", 10_000, 60_000);
+        store.claim(new Claim(live, "op", "fp", "owner", 10_000, 60_000));
         Thread.sleep(200);
         assertThat(store.find(key("purge-0"))).isNull();
 

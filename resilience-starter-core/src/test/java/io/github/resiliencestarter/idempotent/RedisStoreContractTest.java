@@ -1,13 +1,13 @@
 package io.github.resiliencestarter.idempotent;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
+import io.github.resiliencestarter.idempotent.contract.IdempotencyStoreContract;
 import io.github.resiliencestarter.testsupport.StoreFixtures;
 import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** The contract on a real Redis server. */
-class RedisStoreContractTest extends IdempotencyStoreContractTest {
+class RedisStoreContractTest extends IdempotencyStoreContract {
 
     private final IdempotencyStore store = StoreFixtures.redisStore();
 
@@ -21,10 +21,10 @@ class RedisStoreContractTest extends IdempotencyStoreContractTest {
     @Test
     void IP4_everyWriteLeavesATimeToLiveOnTheKey() {
         String key = key("ttl-on-writes");
-        store.claim(key, "op", "fp", "owner", 5_000, 60_000);
+        store.claim(new Claim(key, "op", "fp", "owner", 5_000, 60_000));
         long afterClaim = redis.getExpire(key, java.util.concurrent.TimeUnit.MILLISECONDS);
         store.extendLease(key, "owner", 5_000);
-        store.complete(key, "owner", "\"done\"", "value", 120_000);
+        store.complete(new Completion(key, "owner", new StoredResponse("value", "\"done\""), 120_000));
         long afterComplete = redis.getExpire(key, java.util.concurrent.TimeUnit.MILLISECONDS);
 
         assertThat(afterClaim).isBetween(1L, 60_000L);

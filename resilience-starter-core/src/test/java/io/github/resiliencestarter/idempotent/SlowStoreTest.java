@@ -19,15 +19,14 @@ class SlowStoreTest {
     static final class SlowStore extends InMemoryIdempotencyStore {
 
         @Override
-        public ClaimResult claim(String key, String name, String fingerprint, String ownerToken, long leaseMillis,
-                long ttlMillis) {
+        public ClaimResult claim(Claim claim) {
             try {
                 Thread.sleep(2_000);
             } catch (InterruptedException ex) {
                 Thread.currentThread().interrupt();
                 throw new IdempotencyStoreException("interrupted", ex);
             }
-            return super.claim(key, name, fingerprint, ownerToken, leaseMillis, ttlMillis);
+            return super.claim(claim);
         }
     }
 

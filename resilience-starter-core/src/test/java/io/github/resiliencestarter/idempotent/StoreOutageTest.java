@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.github.resiliencestarter.context.TimeSource;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyStore;
 import io.github.resiliencestarter.idempotent.redis.RedisIdempotencyStore;
 import io.github.resiliencestarter.testsupport.DisposableRedis;
 import java.io.IOException;
 import java.net.ServerSocket;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -43,7 +43,7 @@ class StoreOutageTest {
         dataSource.setJdbcUrl("jdbc:mariadb://127.0.0.1:" + closedPort() + "/none");
         dataSource.setConnectionTimeout(500);
         dataSource.setInitializationFailTimeout(-1);
-        return new JdbcIdempotencyStore(dataSource, null, JdbcIdempotencyStore.DEFAULT_TABLE, Clock.systemUTC());
+        return new JdbcIdempotencyStore(dataSource, null, JdbcIdempotencyStore.DEFAULT_TABLE, TimeSource.SYSTEM);
     }
 
     private static void assertFailsClosedThenOpen(IdempotencyStore store) throws Throwable {

@@ -1,20 +1,25 @@
 package io.github.resiliencestarter.retry;
 
-import io.github.resiliencestarter.context.Ticker;
+import io.github.resiliencestarter.context.TimeSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** A ticker and sleeper on simulated time: sleeping advances the clock, nothing really waits. */
-final class FakeTime implements Ticker, Sleeper {
+/** A time source and sleeper on simulated time: sleeping advances the clock, nothing really waits. */
+final class FakeTime implements TimeSource, Sleeper {
 
     private final AtomicLong now = new AtomicLong(1_000_000_000_000L);
 
     final List<Long> sleeps = new ArrayList<>();
 
     @Override
-    public long read() {
+    public long nanoTime() {
         return now.get();
+    }
+
+    @Override
+    public long epochMillis() {
+        return now.get() / 1_000_000L;
     }
 
     @Override

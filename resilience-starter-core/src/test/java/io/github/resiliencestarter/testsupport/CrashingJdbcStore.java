@@ -1,7 +1,8 @@
 package io.github.resiliencestarter.testsupport;
 
+import io.github.resiliencestarter.context.TimeSource;
+import io.github.resiliencestarter.idempotent.Completion;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyStore;
-import java.time.Clock;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -21,7 +22,7 @@ public class CrashingJdbcStore extends JdbcIdempotencyStore {
      * @param transactions its transaction manager
      */
     public CrashingJdbcStore(DataSource dataSource, PlatformTransactionManager transactions) {
-        super(dataSource, transactions, DEFAULT_TABLE, Clock.systemUTC());
+        super(dataSource, transactions, DEFAULT_TABLE, TimeSource.SYSTEM);
     }
 
     /**
@@ -34,11 +35,11 @@ public class CrashingJdbcStore extends JdbcIdempotencyStore {
     }
 
     @Override
-    public boolean complete(String key, String ownerToken, String response, String responseType, long ttl) {
+    public boolean complete(Completion completion) {
         if (crashOnComplete.get()) {
             throw new SimulatedCrash();
         }
-        return super.complete(key, ownerToken, response, responseType, ttl);
+        return super.complete(completion);
     }
 
     /** The "crash". */

@@ -1,11 +1,11 @@
 package io.github.resiliencestarter.testsupport;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.github.resiliencestarter.context.TimeSource;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencySchema;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyStore;
 import io.github.resiliencestarter.idempotent.redis.RedisIdempotencyStore;
 import java.net.URI;
-import java.time.Clock;
 import javax.sql.DataSource;
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -89,6 +89,6 @@ public final class StoreFixtures {
     public static JdbcIdempotencyStore mysqlStore() {
         DataSource dataSource = mysqlDataSource();
         return new JdbcIdempotencyStore(dataSource, new DataSourceTransactionManager(dataSource),
-                JdbcIdempotencyStore.DEFAULT_TABLE, Clock.systemUTC());
+                JdbcIdempotencyStore.DEFAULT_TABLE, TimeSource.SYSTEM);
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.resiliencestarter.annotation.Idempotent;
 import io.github.resiliencestarter.context.TraceIds;
+import io.github.resiliencestarter.idempotent.Claim;
 import io.github.resiliencestarter.idempotent.IdempotencyConfig;
 import io.github.resiliencestarter.idempotent.IdempotencyKeys;
 import io.github.resiliencestarter.idempotent.IdempotencyStatus;
@@ -116,8 +117,8 @@ class JpaTransactionalCompletionTest {
 
         assertThat(repository.countByOrderNo(orderNo)).isEqualTo(1);
         String key = storedKey("JPA_CREATE", orderNo);
-        assertThat(store.find(key).status()).isEqualTo(IdempotencyStatus.COMPLETED);
-        assertThat(store.claim(key, "JPA_CREATE", "any", "someone-else", 1_000, 60_000).owned()).isFalse();
+        assertThat(store.find(key).status()).isEqualTo(IdempotencyStatus.COMMITTED);
+        assertThat(store.claim(new Claim(key, "JPA_CREATE", "any", "someone-else", 1_000, 60_000)).owned()).isFalse();
     }
 
     @Test

@@ -10,10 +10,9 @@ import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.idempotent.IdempotencyStoreDecorator;
 import io.github.resiliencestarter.idempotent.IdempotentExecutor;
 import io.github.resiliencestarter.idempotent.ResponseCodec;
-import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyPurger;
-import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyStore;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcTransactionalCompletionRegistrar;
 import io.github.resiliencestarter.idempotent.support.Fastjson2ResponseCodec;
+import io.github.resiliencestarter.spring.aop.IdempotencyMarker;
 import io.github.resiliencestarter.spring.aop.IdempotentInterceptor;
 import io.github.resiliencestarter.spring.aop.IdempotentOperationSource;
 import io.github.resiliencestarter.spring.aop.ResilienceAdvisorOrder;
@@ -22,8 +21,6 @@ import io.github.resiliencestarter.spring.idempotent.IdempotencyScopeResolver;
 import io.github.resiliencestarter.spring.idempotent.PrincipalScopeResolver;
 import io.github.resiliencestarter.spring.idempotent.ReplayHeaders;
 import io.github.resiliencestarter.spring.idempotent.ResponseEntityCodec;
-import java.time.Clock;
-import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
@@ -36,17 +33,20 @@ import org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration;
 import org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration;
 import org.springframework.boot.autoconfigure.jdbc.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
-import org.springframework.util.ClassUtils;
+import org.springframework.http.ResponseEntity;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 
 /**
- * Applies {@code @Idempotent}. The store is chosen once at start from
- * {@code resilience.idempotent.store} ({@code auto}: Redis, else JDBC, else memory with a warning)
- * and logged; any {@link IdempotencyStore} bean of the application replaces it.
+ * Applies {@code @Idempotent}. The store is chosen once at start by
+ * {@link IdempotencyStoreConfigurations} from {@code resilience.idempotent.store} ({@code auto}:
+ * Redis, else JDBC, else memory with a warning) and logged; any {@link IdempotencyStore} bean of
+ * the application replaces it, and every other bean here backs off when the application defines
+ * its own.
  */
 @AutoConfiguration(after = {ResilienceAutoConfiguration.class, RedisAutoConfiguration.class,
     DataSourceAutoConfiguration.class, DataSourceTransactionManagerAutoConfiguration.class},
@@ -54,44 +54,38 @@ import org.springframework.util.ClassUtils;
 @ConditionalOnResilienceEnabled
 @ConditionalOnBooleanProperty(name = "resilience.idempotent.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(IdempotencyProperties.class)
+@Import({IdempotencyStoreConfigurations.Redis.class, IdempotencyStoreConfigurations.Jdbc.class,
+    IdempotencyStoreConfigurations.Memory.class, IdempotencyStoreConfigurations.Unavailable.class,
+    IdempotencyStoreConfigurations.JdbcPurge.class})
 public class IdempotencyAutoConfiguration {
 
-    private static final boolean WEB = ClassUtils.isPresent("org.springframework.http.ResponseEntity",
-            IdempotencyAutoConfiguration.class.getClassLoader());
-
     /**
-     * The store, chosen from the configuration and what the application has.
+     * Encodes results for replay as JSON (applications without spring-web).
      *
-     * @param properties the bound properties
-     * @param beanFactory where Redis and JDBC beans are looked up
-     * @return the store
-     */
-    @Bean
-    @ConditionalOnMissingBean
-    @DependsOnDatabaseInitialization
-    public IdempotencyStore idempotencyStore(IdempotencyProperties properties, BeanFactory beanFactory) {
-        return IdempotencyStoreSelector.select(properties, beanFactory);
-    }
-
-    /**
-     * Encodes results for replay; {@code ResponseEntity} keeps its status and allow-listed headers.
-     *
-     * @param properties the bound properties
      * @return the codec
      */
     @Bean
     @ConditionalOnMissingBean
-    public ResponseCodec idempotencyResponseCodec(IdempotencyProperties properties) {
-        Fastjson2ResponseCodec json = new Fastjson2ResponseCodec();
-        return WEB ? Web.codec(json, properties) : json;
+    public ResponseCodec idempotencyResponseCodec() {
+        return new Fastjson2ResponseCodec();
     }
 
-    /** Kept apart so spring-web is loaded only when present. */
-    private static final class Web {
+    /** In web applications a replayed {@code ResponseEntity} keeps its status and allow-listed headers. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(ResponseEntity.class)
+    static class WebResponseCodecConfiguration {
 
-        static ResponseCodec codec(ResponseCodec json, IdempotencyProperties properties) {
-            return new ResponseEntityCodec(json, new ReplayHeaders(properties.getReplayHeaders(),
-                    properties.getReplayHeadersByName()));
+        /**
+         * Encodes results for replay; {@code ResponseEntity} keeps its status and allow-listed headers.
+         *
+         * @param properties the bound properties
+         * @return the codec
+         */
+        @Bean
+        @ConditionalOnMissingBean
+        ResponseCodec idempotencyResponseCodec(IdempotencyProperties properties) {
+            return new ResponseEntityCodec(new Fastjson2ResponseCodec(), new ReplayHeaders(
+                    properties.getReplayHeaders(), properties.getReplayHeadersByName()));
         }
     }
 
@@ -164,14 +158,15 @@ public class IdempotencyAutoConfiguration {
      * @return the marker
      */
     @Bean
-    public RetryAutoConfiguration.IdempotencyMarker idempotentRetryMarker() {
+    @ConditionalOnMissingBean(name = "idempotentRetryMarker")
+    public IdempotencyMarker idempotentRetryMarker() {
         return () -> Idempotent.class;
     }
 
-    /** The JDBC store's companions: in-transaction completion and the purge job. */
+    /** Completion inside the business transactions of the JDBC store's DataSource (rule I-P6). */
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = "org.springframework.jdbc.datasource.DataSourceTransactionManager")
-    static class JdbcCompanions {
+    @ConditionalOnClass(DataSourceTransactionManager.class)
+    static class JdbcCompanionsConfiguration {
 
         /**
          * Records completions inside the business transaction of the store's DataSource.
@@ -185,26 +180,9 @@ public class IdempotencyAutoConfiguration {
         @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
         static JdbcTransactionalCompletionRegistrar jdbcTransactionalCompletionRegistrar(
                 ObjectProvider<IdempotencyStore> stores, Environment environment) {
-            return new JdbcTransactionalCompletionRegistrar(stores, Clock.systemUTC(), environment.getProperty(
+            return new JdbcTransactionalCompletionRegistrar(stores, environment.getProperty(
                     JdbcTransactionalCompletionRegistrar.REQUIRE_PROPERTY, Boolean.class, false));
         }
 
-        /**
-         * Purges expired rows when the store is the JDBC store.
-         *
-         * @param store the store
-         * @param properties the bound properties
-         * @return the purger, or {@code null} when the store is not JDBC or the purge is off
-         */
-        @Bean
-        @ConditionalOnMissingBean
-        JdbcIdempotencyPurger jdbcIdempotencyPurger(IdempotencyStore store, IdempotencyProperties properties) {
-            IdempotencyProperties.Jdbc jdbc = properties.getJdbc();
-            if (!(store instanceof JdbcIdempotencyStore jdbcStore) || jdbc.getPurgeInterval().isZero()
-                    || jdbc.getPurgeInterval().isNegative()) {
-                return null;
-            }
-            return new JdbcIdempotencyPurger(jdbcStore, jdbc.getPurgeInterval(), jdbc.getPurgeBatchSize());
-        }
     }
 }

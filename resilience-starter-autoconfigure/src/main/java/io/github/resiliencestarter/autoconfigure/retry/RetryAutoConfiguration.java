@@ -4,9 +4,11 @@ import io.github.resiliencestarter.annotation.Retry;
 import io.github.resiliencestarter.autoconfigure.ConditionalOnResilienceEnabled;
 import io.github.resiliencestarter.autoconfigure.ResilienceAutoConfiguration;
 import io.github.resiliencestarter.autoconfigure.timeout.TimeoutAutoConfiguration;
+import io.github.resiliencestarter.context.TimeSource;
 import io.github.resiliencestarter.retry.RetryConfigRegistry;
 import io.github.resiliencestarter.retry.RetryObserver;
 import io.github.resiliencestarter.retry.RetryRule;
+import io.github.resiliencestarter.spring.aop.IdempotencyMarker;
 import io.github.resiliencestarter.spring.aop.ResilienceAdvisorOrder;
 import io.github.resiliencestarter.spring.aop.ResilienceAnnotationAdvisor;
 import io.github.resiliencestarter.spring.aop.RetryInterceptor;
@@ -15,7 +17,6 @@ import io.github.resiliencestarter.spring.aop.RetrySafetyGate;
 import io.github.resiliencestarter.spring.retry.SpringRetryRules;
 import io.github.resiliencestarter.timeout.TimeoutRuntime;
 import java.lang.annotation.Annotation;
-import java.time.Clock;
 import java.util.List;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -47,7 +48,7 @@ public class RetryAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     public SpringRetryRules springRetryRules() {
-        return new SpringRetryRules(Clock.systemUTC());
+        return new SpringRetryRules(TimeSource.SYSTEM);
     }
 
     /**
@@ -113,17 +114,5 @@ public class RetryAutoConfiguration {
     public static ResilienceAnnotationAdvisor retryAdvisor(ObjectProvider<RetryOperationSource> source) {
         return new ResilienceAnnotationAdvisor(Retry.class, () -> new RetryInterceptor(source.getObject()),
                 ResilienceAdvisorOrder.RETRY);
-    }
-
-    /** Names an annotation that proves a method idempotent to the retry safety gate. */
-    @FunctionalInterface
-    public interface IdempotencyMarker {
-
-        /**
-         * The annotation.
-         *
-         * @return the annotation type
-         */
-        Class<? extends Annotation> annotationType();
     }
 }

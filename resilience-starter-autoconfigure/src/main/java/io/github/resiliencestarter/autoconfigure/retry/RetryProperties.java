@@ -1,5 +1,6 @@
 package io.github.resiliencestarter.autoconfigure.retry;
 
+import io.github.resiliencestarter.context.TimeSource;
 import io.github.resiliencestarter.retry.BackOffType;
 import io.github.resiliencestarter.retry.JitterType;
 import io.github.resiliencestarter.retry.RetryBudget;
@@ -10,7 +11,6 @@ import io.github.resiliencestarter.retry.RetryRule;
 import io.github.resiliencestarter.retry.support.BackOffs;
 import io.github.resiliencestarter.retry.support.ExponentialBackOff;
 import io.github.resiliencestarter.retry.support.RatioRetryBudget;
-import io.github.resiliencestarter.context.Ticker;
 import io.github.resiliencestarter.spring.aop.RetrySafetyMode;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -223,7 +223,7 @@ public class RetryProperties extends RetrySettings {
         }
 
         RetryBudget create() {
-            return enabled ? new RatioRetryBudget(ratio, minRetriesPerSecond, window, Ticker.SYSTEM)
+            return enabled ? new RatioRetryBudget(ratio, minRetriesPerSecond, window, TimeSource.SYSTEM)
                     : RetryBudget.UNLIMITED;
         }
     }

@@ -9,12 +9,14 @@ import io.github.resiliencestarter.annotation.Timeout;
 import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.context.TraceIds;
+import io.github.resiliencestarter.idempotent.Claim;
 import io.github.resiliencestarter.idempotent.IdempotencyConfig;
 import io.github.resiliencestarter.idempotent.IdempotencyKeys;
 import io.github.resiliencestarter.idempotent.IdempotencyRecord;
 import io.github.resiliencestarter.idempotent.IdempotencyStatus;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.idempotent.IdempotentReplayException;
+import io.github.resiliencestarter.idempotent.StoredResponse;
 import io.github.resiliencestarter.idempotent.jdbc.IdempotencyClaimLostException;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyStore;
 import io.github.resiliencestarter.retry.RetryableException;
@@ -103,7 +105,7 @@ class TransactionalIdempotencyTest {
 
         assertThat(rows(orderNo)).isEqualTo(1);
         assertThat(record.status()).isEqualTo(IdempotencyStatus.COMPLETED);
-        assertThat(record.response()).isEqualTo("\"created " + orderNo + "\"");
+        assertThat(record.response()).isEqualTo(StoredResponse.value("\"created " + orderNo + "\""));
         assertThat(orders.create(orderNo, false)).isEqualTo("created " + orderNo);
         assertThat(rows(orderNo)).isEqualTo(1);
     }
@@ -118,8 +120,8 @@ class TransactionalIdempotencyTest {
         // the business row committed, and with it the record left the claimable state
         assertThat(rows(orderNo)).isEqualTo(1);
         String key = storedKey("IP6_CREATE", orderNo);
-        assertThat(store.find(key).status()).isEqualTo(IdempotencyStatus.COMPLETED);
-        assertThat(store.claim(key, "IP6_CREATE", "any", "someone-else", 1_000, 60_000).owned()).isFalse();
+        assertThat(store.find(key).status()).isEqualTo(IdempotencyStatus.COMMITTED);
+        assertThat(store.claim(new Claim(key, "IP6_CREATE", "any", "someone-else", 1_000, 60_000)).owned()).isFalse();
 
         // once the crashed owner's lease is over, a duplicate learns the response is lost; it never re-executes
         jdbc.update("UPDATE resilience_idempotency SET lease_expire_time = 0 WHERE idempotency_key = ?", key);
@@ -203,7 +205,7 @@ class TransactionalIdempotencyTest {
             TraceContext context = TraceContextHolder.current();
             int attempt = context.attempt();
             observations.add("attempt=" + attempt + " tx=" + TransactionSynchronizationManager.isActualTransactionActive()
-                    + " deadline=" + (context.deadline() != null) + " key=" + (context.idempotencyKey() != null));
+                    + " deadline=" + (context.deadline() != null) + " key=" + (context.idempotentExecution() != null));
             jdbc.update("INSERT INTO ip6_orders (order_no) VALUES (?)", orderNo);
             if (attempts.incrementAndGet() == 1) {
                 throw new RetryableException("LOCK_WAIT", "transient failure after the insert");

@@ -1,5 +1,6 @@
 package io.github.resiliencestarter.idempotent.internal;
 
+import io.github.resiliencestarter.context.TimeSource;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -26,14 +27,25 @@ public final class LeaseKeeper {
 
     private static final Logger log = LoggerFactory.getLogger(LeaseKeeper.class);
 
-    private static final LeaseKeeper SHARED = new LeaseKeeper();
+    private static final LeaseKeeper SHARED = new LeaseKeeper(TimeSource.SYSTEM);
 
     private final Set<Lease> running = ConcurrentHashMap.newKeySet();
+
+    private final TimeSource time;
 
     private volatile ScheduledThreadPoolExecutor timer;
 
     /**
-     * The keeper shared by executors that were given none.
+     * Creates a keeper.
+     *
+     * @param time the time source that decides when a lease is due for extension
+     */
+    public LeaseKeeper(TimeSource time) {
+        this.time = time;
+    }
+
+    /**
+     * The keeper shared by executors on the system time.
      *
      * @return the shared keeper
      */
@@ -56,7 +68,7 @@ public final class LeaseKeeper {
         if (leaseMillis < MIN_LEASE_MILLIS) {
             return Lease.NONE;
         }
-        long now = System.nanoTime();
+        long now = time.nanoTime();
         long keepUntil = keepForMillis == Long.MAX_VALUE ? Long.MAX_VALUE
                 : now + TimeUnit.MILLISECONDS.toNanos(keepForMillis);
         Lease lease = new Lease(this, store, key, owner, leaseMillis, now, keepUntil);
@@ -82,7 +94,7 @@ public final class LeaseKeeper {
     }
 
     private void tick() {
-        long now = System.nanoTime();
+        long now = time.nanoTime();
         for (Lease lease : running) {
             if (now - lease.lastExtended < TimeUnit.MILLISECONDS.toNanos(lease.leaseMillis / 3)) {
                 continue;

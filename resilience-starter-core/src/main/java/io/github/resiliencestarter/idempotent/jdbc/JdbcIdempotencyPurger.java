@@ -29,7 +29,7 @@ public class JdbcIdempotencyPurger implements SmartLifecycle {
      * Creates the purger.
      *
      * @param store the store
-     * @param interval pause between runs
+     * @param interval pause between runs; zero or negative schedules none ({@link #purgeNow()} still works)
      * @param batchSize rows per statement
      */
     public JdbcIdempotencyPurger(JdbcIdempotencyStore store, Duration interval, int batchSize) {
@@ -55,7 +55,7 @@ public class JdbcIdempotencyPurger implements SmartLifecycle {
 
     @Override
     public synchronized void start() {
-        if (scheduler != null) {
+        if (scheduler != null || interval.isZero() || interval.isNegative()) {
             return;
         }
         ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, runnable -> {

@@ -1,17 +1,22 @@
 package io.github.resiliencestarter.idempotent.jdbc;
 
+import io.github.resiliencestarter.context.IdempotentExecution;
+import io.github.resiliencestarter.context.TimeSource;
+import io.github.resiliencestarter.idempotent.Claim;
 import io.github.resiliencestarter.idempotent.ClaimResult;
+import io.github.resiliencestarter.idempotent.Completion;
 import io.github.resiliencestarter.idempotent.IdempotencyRecord;
 import io.github.resiliencestarter.idempotent.IdempotencyRecordCorruptedException;
 import io.github.resiliencestarter.idempotent.IdempotencyStatus;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.idempotent.IdempotencyStoreException;
-import io.github.resiliencestarter.idempotent.internal.StoredResponse;
+import io.github.resiliencestarter.idempotent.StoredResponse;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Clock;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.springframework.dao.DataAccessException;
@@ -21,6 +26,7 @@ import org.springframework.jdbc.core.RowMapper;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.TransactionException;
+import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -33,8 +39,12 @@ import org.springframework.transaction.support.TransactionTemplate;
  * deleted and claimed anew; an IN_PROGRESS row with an expired lease is taken over by a
  * conditional UPDATE that compares the previous owner and lease (compare-and-set). Completion,
  * release and lease extension are UPDATE/DELETE statements conditional on the owner token.
- * Completion joins the caller's transaction when there is one, which is how the COMPLETED write
- * commits together with the business writes. Expired rows are ignored on read and purged in
+ * Completion joins the caller's transaction when there is one.
+ *
+ * <p>Optional capability, rule I-P6: {@link #commitWithCurrentTransaction(IdempotentExecution)}
+ * turns the owned row COMMITTED inside the business transaction that is beginning, so business
+ * writes and the key commit together or not at all; the response follows right after the commit
+ * ({@link JdbcTransactionalCompletion} calls it from the transaction manager). Expired rows are ignored on read and purged in
  * batches by {@link #purgeExpired(int)}.
  */
 public class JdbcIdempotencyStore implements IdempotencyStore {
@@ -50,9 +60,12 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 
     private final TransactionTemplate ownTransaction;
 
-    private final Clock clock;
+    private final TimeSource time;
 
     private final String table;
+
+    /** Owners whose business transaction carries (or committed) the COMMITTED marker. */
+    private final Set<String> markedOwners = ConcurrentHashMap.newKeySet();
 
     private final RowMapper<IdempotencyRecord> rows = this::toRecord;
 
@@ -65,17 +78,17 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
      * @param transactionManager the manager of that database's transactions, or {@code null}; with
      *     one, claims commit in a transaction of their own even inside a caller's transaction
      * @param table the table name (letters, digits, underscores)
-     * @param clock the clock for leases and expiry; nodes should agree within a fraction of a lease
+     * @param time the wall clock for leases and expiry; nodes should agree within a fraction of a lease
      */
     public JdbcIdempotencyStore(DataSource dataSource, PlatformTransactionManager transactionManager, String table,
-            Clock clock) {
+            TimeSource time) {
         if (!table.matches("[A-Za-z_][A-Za-z0-9_]{0,63}")) {
             throw new IllegalArgumentException("invalid table name: " + table);
         }
         this.jdbc = new JdbcTemplate(dataSource);
         this.dataSource = dataSource;
         this.table = table;
-        this.clock = clock;
+        this.time = time;
         if (transactionManager != null) {
             this.ownTransaction = new TransactionTemplate(transactionManager);
             this.ownTransaction.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
@@ -85,12 +98,12 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
     }
 
     @Override
-    public ClaimResult claim(String key, String name, String fingerprint, String ownerToken, long leaseMillis,
-            long ttlMillis) {
+    public ClaimResult claim(Claim claim) {
+        String key = claim.key();
         return call(() -> inOwnTransaction(() -> {
             for (int round = 0; round < CLAIM_ROUNDS; round++) {
-                long now = clock.millis();
-                if (!insert(key, name, fingerprint, ownerToken, now, leaseMillis, ttlMillis)) {
+                long now = time.epochMillis();
+                if (!insert(claim, now)) {
                     IdempotencyRecord existing = read(key);
                     if (existing == null) {
                         continue;
@@ -103,7 +116,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
                     if (existing.isLeaseExpired(now)) {
                         int taken = jdbc.update("UPDATE " + table + " SET owner_token = ?, lease_expire_time = ?"
                                 + " WHERE idempotency_key = ? AND status = ? AND owner_token = ?"
-                                + " AND lease_expire_time = ?", ownerToken, now + leaseMillis, key,
+                                + " AND lease_expire_time = ?", claim.ownerToken(), now + claim.leaseMillis(), key,
                                 IdempotencyStatus.IN_PROGRESS.name(), existing.ownerToken(),
                                 existing.leaseExpiresAt());
                         if (taken == 1) {
@@ -121,33 +134,78 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
     }
 
     @Override
-    public boolean complete(String key, String ownerToken, String response, String responseType, long ttlMillis) {
-        // joins the caller's transaction when there is one; also fills in a response left pending
-        return call(() -> jdbc.update("UPDATE " + table + " SET status = ?, response_data = ?, response_type = ?,"
-                + " expire_time = ? WHERE idempotency_key = ? AND owner_token = ? AND (status = ?"
-                + " OR (status = ? AND response_type = ?))", IdempotencyStatus.COMPLETED.name(), response,
-                responseType, clock.millis() + ttlMillis, key, ownerToken, IdempotencyStatus.IN_PROGRESS.name(),
-                IdempotencyStatus.COMPLETED.name(), StoredResponse.PENDING) == 1);
+    public boolean complete(Completion completion) {
+        try {
+            // joins the caller's transaction when there is one; also fills in the response of a COMMITTED row
+            StoredResponse response = completion.response();
+            return call(() -> jdbc.update("UPDATE " + table + " SET status = ?, response_data = ?, response_type = ?,"
+                    + " expire_time = ? WHERE idempotency_key = ? AND owner_token = ? AND status IN (?, ?)",
+                    IdempotencyStatus.COMPLETED.name(), response.payload(), response.type(),
+                    time.epochMillis() + completion.ttlMillis(), completion.key(), completion.ownerToken(),
+                    IdempotencyStatus.IN_PROGRESS.name(), IdempotencyStatus.COMMITTED.name()) == 1);
+        } finally {
+            markedOwners.remove(completion.ownerToken());
+        }
     }
 
     @Override
     public boolean release(String key, String ownerToken) {
-        return call(() -> inOwnTransaction(() -> jdbc.update("DELETE FROM " + table
-                + " WHERE idempotency_key = ? AND owner_token = ? AND status = ?", key, ownerToken,
-                IdempotencyStatus.IN_PROGRESS.name()) == 1));
+        try {
+            return call(() -> inOwnTransaction(() -> jdbc.update("DELETE FROM " + table
+                    + " WHERE idempotency_key = ? AND owner_token = ? AND status = ?", key, ownerToken,
+                    IdempotencyStatus.IN_PROGRESS.name()) == 1));
+        } finally {
+            markedOwners.remove(ownerToken);
+        }
+    }
+
+    /**
+     * Makes the transaction that is beginning on this thread carry the execution's key: just
+     * before it commits, the owned IN_PROGRESS row turns COMMITTED in the same transaction, so the
+     * business writes and the key commit together or not at all (rule I-P6). Only the outermost
+     * transaction of an execution carries the marker; after a rollback the next one does. If the
+     * claim was lost meanwhile (its lease expired and another execution took it over), the
+     * marker finds no row and the commit fails with {@link IdempotencyClaimLostException}, rolling
+     * the business writes back.
+     *
+     * @param execution the idempotent execution the transaction runs in
+     */
+    public void commitWithCurrentTransaction(IdempotentExecution execution) {
+        if (!TransactionSynchronizationManager.isSynchronizationActive()
+                || !markedOwners.add(execution.ownerToken())) {
+            return;
+        }
+        TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+            @Override
+            public void beforeCommit(boolean readOnly) {
+                int marked = jdbc.update("UPDATE " + table + " SET status = ? WHERE idempotency_key = ?"
+                        + " AND owner_token = ? AND status = ?", IdempotencyStatus.COMMITTED.name(), execution.key(),
+                        execution.ownerToken(), IdempotencyStatus.IN_PROGRESS.name());
+                if (marked != 1) {
+                    throw new IdempotencyClaimLostException(execution.key());
+                }
+            }
+
+            @Override
+            public void afterCompletion(int status) {
+                if (status != STATUS_COMMITTED) {
+                    markedOwners.remove(execution.ownerToken());
+                }
+            }
+        });
     }
 
     @Override
     public boolean extendLease(String key, String ownerToken, long leaseMillis) {
         return call(() -> inOwnTransaction(() -> jdbc.update("UPDATE " + table + " SET lease_expire_time = ?"
-                + " WHERE idempotency_key = ? AND owner_token = ? AND status = ?", clock.millis() + leaseMillis, key,
+                + " WHERE idempotency_key = ? AND owner_token = ? AND status = ?", time.epochMillis() + leaseMillis, key,
                 ownerToken, IdempotencyStatus.IN_PROGRESS.name()) == 1));
     }
 
     @Override
     public IdempotencyRecord find(String key) {
         IdempotencyRecord record = call(() -> read(key));
-        return record == null || record.expiresAt() <= clock.millis() ? null : record;
+        return record == null || record.expiresAt() <= time.epochMillis() ? null : record;
     }
 
     @Override
@@ -161,10 +219,9 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
      *
      * @return {@code false} when the key already has a row
      */
-    private boolean insert(String key, String name, String fingerprint, String ownerToken, long now, long leaseMillis,
-            long ttlMillis) {
-        Object[] args = {key, name, fingerprint, IdempotencyStatus.IN_PROGRESS.name(), ownerToken, now + leaseMillis,
-            now, now + ttlMillis};
+    private boolean insert(Claim claim, long now) {
+        Object[] args = {claim.key(), claim.name(), claim.fingerprint(), IdempotencyStatus.IN_PROGRESS.name(),
+            claim.ownerToken(), now + claim.leaseMillis(), now, now + claim.ttlMillis()};
         String columns = " INTO " + table + " (idempotency_key, business_type, fingerprint, status, owner_token,"
                 + " lease_expire_time, create_time, expire_time) VALUES (?,?,?,?,?,?,?,?)";
         if (mysqlFamily()) {
@@ -198,13 +255,13 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
     public int purgeExpired(int batchSize) {
         return call(() -> inOwnTransaction(() -> {
             List<Long> ids = jdbc.queryForList("SELECT id FROM " + table + " WHERE expire_time <= ? ORDER BY"
-                    + " expire_time LIMIT " + Math.max(1, batchSize), Long.class, clock.millis());
+                    + " expire_time LIMIT " + Math.max(1, batchSize), Long.class, time.epochMillis());
             if (ids.isEmpty()) {
                 return 0;
             }
             String marks = String.join(",", Collections.nCopies(ids.size(), "?"));
             return jdbc.update("DELETE FROM " + table + " WHERE id IN (" + marks + ") AND expire_time <= ?",
-                    append(ids, clock.millis()));
+                    append(ids, time.epochMillis()));
         }));
     }
 
@@ -215,24 +272,6 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
      */
     public DataSource dataSource() {
         return dataSource;
-    }
-
-    /**
-     * The template this store writes with, for the in-transaction completion marker.
-     *
-     * @return the template
-     */
-    JdbcTemplate jdbc() {
-        return jdbc;
-    }
-
-    /**
-     * The table name.
-     *
-     * @return the table
-     */
-    String table() {
-        return table;
     }
 
     private IdempotencyRecord read(String key) {
@@ -250,7 +289,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
             throw new IdempotencyRecordCorruptedException("unknown status in the table", ex);
         }
         return new IdempotencyRecord(rs.getString(1), rs.getString(2), rs.getString(3), status, rs.getString(5),
-                rs.getLong(6), rs.getLong(7), rs.getString(8), rs.getString(9), rs.getLong(10));
+                rs.getLong(6), rs.getLong(7), StoredResponse.read(rs.getString(9), rs.getString(8)), rs.getLong(10));
     }
 
     private <T> T inOwnTransaction(Supplier<T> work) {

@@ -1,7 +1,6 @@
 package io.github.resiliencestarter.idempotent.jdbc;
 
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
-import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import javax.sql.DataSource;
@@ -42,8 +41,6 @@ public class JdbcTransactionalCompletionRegistrar implements BeanPostProcessor, 
 
     private final ObjectProvider<IdempotencyStore> stores;
 
-    private final Clock clock;
-
     private final boolean requireTransactionalCompletion;
 
     private final Map<String, PlatformTransactionManager> managers = new LinkedHashMap<>();
@@ -52,13 +49,11 @@ public class JdbcTransactionalCompletionRegistrar implements BeanPostProcessor, 
      * Creates the registrar.
      *
      * @param stores the idempotency store, looked up when a transaction begins
-     * @param clock the clock for record expiry
      * @param requireTransactionalCompletion whether a manager the completion cannot join fails the start
      */
-    public JdbcTransactionalCompletionRegistrar(ObjectProvider<IdempotencyStore> stores, Clock clock,
+    public JdbcTransactionalCompletionRegistrar(ObjectProvider<IdempotencyStore> stores,
             boolean requireTransactionalCompletion) {
         this.stores = stores;
-        this.clock = clock;
         this.requireTransactionalCompletion = requireTransactionalCompletion;
     }
 
@@ -72,7 +67,7 @@ public class JdbcTransactionalCompletionRegistrar implements BeanPostProcessor, 
                     IdempotencyStore store = stores.getIfAvailable();
                     return store instanceof JdbcIdempotencyStore jdbc && jdbc.dataSource() == dataSourceOf(manager)
                             ? jdbc : null;
-                }, clock));
+                }));
             }
         }
         return bean;

@@ -1,11 +1,18 @@
 package io.github.resiliencestarter.idempotent.redis;
 
+import io.github.resiliencestarter.idempotent.Claim;
 import io.github.resiliencestarter.idempotent.ClaimResult;
+import io.github.resiliencestarter.idempotent.Completion;
 import io.github.resiliencestarter.idempotent.IdempotencyRecord;
 import io.github.resiliencestarter.idempotent.IdempotencyRecordCorruptedException;
 import io.github.resiliencestarter.idempotent.IdempotencyStatus;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.idempotent.IdempotencyStoreException;
+import io.github.resiliencestarter.idempotent.StoredResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -16,7 +23,8 @@ import org.springframework.data.redis.core.script.RedisScript;
 /**
  * Idempotency records in Redis. Each record is one hash ({@code st, ow, fp, nm, le, ex, ca, rs,
  * rt}) with a TTL on every write. Claim, takeover, completion, release and lease extension are
- * single-key Lua scripts that read Redis' own clock ({@code TIME}), compare numbers as numbers and
+ * single-key Lua scripts (the {@code .lua} resources next to this class, each loaded after the
+ * shared {@code prelude.lua}) that read Redis' own clock ({@code TIME}), compare numbers as numbers and
  * the owner token as a string, so they are atomic, agree across nodes with skewed clocks, and run
  * on Redis Cluster (no multi-key scripts).
  *
@@ -26,46 +34,13 @@ import org.springframework.data.redis.core.script.RedisScript;
  */
 public class RedisIdempotencyStore implements IdempotencyStore {
 
-    private static final String NOW = "local t = redis.call('TIME') "
-            + "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) ";
+    private static final RedisScript<List> CLAIM = script("claim", List.class);
 
-    private static final String OWNED = "redis.call('HGET', KEYS[1], 'st') == 'P' "
-            + "and redis.call('HGET', KEYS[1], 'ow') == ARGV[1]";
+    private static final RedisScript<Long> COMPLETE = script("complete", Long.class);
 
-    private static final RedisScript<List> CLAIM = RedisScript.of(NOW
-            + "local lease = tonumber(ARGV[4]) local ttl = tonumber(ARGV[5]) "
-            + "local st = redis.call('HGET', KEYS[1], 'st') "
-            + "if not st then "
-            + "  redis.call('HSET', KEYS[1], 'st', 'P', 'ow', ARGV[1], 'fp', ARGV[2], 'nm', ARGV[3], "
-            + "    'le', now + lease, 'ex', now + ttl, 'ca', now) "
-            + "  redis.call('PEXPIRE', KEYS[1], ttl) "
-            + "  return {1} "
-            + "end "
-            + "if st == 'P' and (tonumber(redis.call('HGET', KEYS[1], 'le')) or 0) <= now then "
-            + "  redis.call('HSET', KEYS[1], 'ow', ARGV[1], 'le', now + lease) "
-            + "  return {2} "
-            + "end "
-            + "local all = redis.call('HGETALL', KEYS[1]) "
-            + "table.insert(all, 1, 0) "
-            + "return all", List.class);
+    private static final RedisScript<Long> RELEASE = script("release", Long.class);
 
-    private static final RedisScript<Long> COMPLETE = RedisScript.of(NOW
-            + "if " + OWNED + " then "
-            + "  local ttl = tonumber(ARGV[4]) "
-            + "  redis.call('HSET', KEYS[1], 'st', 'C', 'rt', ARGV[3], 'ex', now + ttl) "
-            + "  if ARGV[5] == '1' then redis.call('HSET', KEYS[1], 'rs', ARGV[2]) "
-            + "  else redis.call('HDEL', KEYS[1], 'rs') end "
-            + "  redis.call('PEXPIRE', KEYS[1], ttl) "
-            + "  return 1 "
-            + "end "
-            + "return 0", Long.class);
-
-    private static final RedisScript<Long> RELEASE = RedisScript.of(
-            "if " + OWNED + " then redis.call('DEL', KEYS[1]) return 1 end return 0", Long.class);
-
-    private static final RedisScript<Long> EXTEND = RedisScript.of(NOW
-            + "if " + OWNED + " then redis.call('HSET', KEYS[1], 'le', now + tonumber(ARGV[2])) return 1 end "
-            + "return 0", Long.class);
+    private static final RedisScript<Long> EXTEND = script("extend", Long.class);
 
     private final StringRedisTemplate redis;
 
@@ -79,10 +54,9 @@ public class RedisIdempotencyStore implements IdempotencyStore {
     }
 
     @Override
-    public ClaimResult claim(String key, String name, String fingerprint, String ownerToken, long leaseMillis,
-            long ttlMillis) {
-        List<?> reply = call(() -> redis.execute(CLAIM, List.of(key), ownerToken, fingerprint, name,
-                Long.toString(leaseMillis), Long.toString(ttlMillis)));
+    public ClaimResult claim(Claim claim) {
+        List<?> reply = call(() -> redis.execute(CLAIM, List.of(claim.key()), claim.ownerToken(), claim.fingerprint(),
+                claim.name(), Long.toString(claim.leaseMillis()), Long.toString(claim.ttlMillis())));
         long code = ((Number) reply.get(0)).longValue();
         if (code == 1) {
             return ClaimResult.claimed();
@@ -90,13 +64,15 @@ public class RedisIdempotencyStore implements IdempotencyStore {
         if (code == 2) {
             return ClaimResult.takenOver();
         }
-        return ClaimResult.exists(toRecord(key, reply.subList(1, reply.size())));
+        return ClaimResult.exists(toRecord(claim.key(), reply.subList(1, reply.size())));
     }
 
     @Override
-    public boolean complete(String key, String ownerToken, String response, String responseType, long ttlMillis) {
-        return call(() -> redis.execute(COMPLETE, List.of(key), ownerToken, response == null ? "" : response,
-                responseType, Long.toString(ttlMillis), response == null ? "0" : "1")) == 1L;
+    public boolean complete(Completion completion) {
+        String payload = completion.response().payload();
+        return call(() -> redis.execute(COMPLETE, List.of(completion.key()), completion.ownerToken(),
+                payload == null ? "" : payload, completion.response().type(), Long.toString(completion.ttlMillis()),
+                payload == null ? "0" : "1")) == 1L;
     }
 
     @Override
@@ -140,8 +116,8 @@ public class RedisIdempotencyStore implements IdempotencyStore {
         }
         try {
             return new IdempotencyRecord(key, (String) hash.get("nm"), (String) hash.get("fp"), status,
-                    (String) hash.get("ow"), number(hash.get("le")), number(hash.get("ex")), (String) hash.get("rs"),
-                    (String) hash.get("rt"), number(hash.get("ca")));
+                    (String) hash.get("ow"), number(hash.get("le")), number(hash.get("ex")),
+                    StoredResponse.read((String) hash.get("rt"), (String) hash.get("rs")), number(hash.get("ca")));
         } catch (NumberFormatException ex) {
             throw new IdempotencyRecordCorruptedException("a time in Redis is not a number", ex);
         }
@@ -149,6 +125,22 @@ public class RedisIdempotencyStore implements IdempotencyStore {
 
     private static long number(Object value) {
         return value == null ? 0 : Long.parseLong(value.toString());
+    }
+
+    private static <T> RedisScript<T> script(String name, Class<T> resultType) {
+        String body = lua("prelude") + lua(name);
+        return RedisScript.of(body, resultType);
+    }
+
+    private static String lua(String name) {
+        try (InputStream in = RedisIdempotencyStore.class.getResourceAsStream(name + ".lua")) {
+            if (in == null) {
+                throw new IllegalStateException("missing script " + name + ".lua next to " + RedisIdempotencyStore.class);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8) + "\n";
+        } catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
     }
 
     private static <T> T call(Supplier<T> operation) {

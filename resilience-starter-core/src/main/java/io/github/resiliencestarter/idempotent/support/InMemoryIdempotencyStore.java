@@ -1,10 +1,12 @@
 package io.github.resiliencestarter.idempotent.support;
 
+import io.github.resiliencestarter.context.TimeSource;
+import io.github.resiliencestarter.idempotent.Claim;
 import io.github.resiliencestarter.idempotent.ClaimResult;
+import io.github.resiliencestarter.idempotent.Completion;
 import io.github.resiliencestarter.idempotent.IdempotencyRecord;
 import io.github.resiliencestarter.idempotent.IdempotencyStatus;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
-import java.time.Clock;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
@@ -17,37 +19,36 @@ public class InMemoryIdempotencyStore implements IdempotencyStore {
 
     private final ConcurrentHashMap<String, IdempotencyRecord> records = new ConcurrentHashMap<>();
 
-    private final Clock clock;
+    private final TimeSource time;
 
     /** A store on the system clock. */
     public InMemoryIdempotencyStore() {
-        this(Clock.systemUTC());
+        this(TimeSource.SYSTEM);
     }
 
     /**
-     * A store on the given clock.
+     * A store on the given time source.
      *
-     * @param clock the clock
+     * @param time the time source
      */
-    public InMemoryIdempotencyStore(Clock clock) {
-        this.clock = clock;
+    public InMemoryIdempotencyStore(TimeSource time) {
+        this.time = time;
     }
 
     @Override
-    public ClaimResult claim(String key, String name, String fingerprint, String ownerToken, long leaseMillis,
-            long ttlMillis) {
-        long now = clock.millis();
+    public ClaimResult claim(Claim claim) {
+        long now = time.epochMillis();
         AtomicReference<ClaimResult> result = new AtomicReference<>();
-        records.compute(key, (k, current) -> {
+        records.compute(claim.key(), (k, current) -> {
             if (current == null || current.expiresAt() <= now) {
                 result.set(ClaimResult.claimed());
-                return new IdempotencyRecord(k, name, fingerprint, IdempotencyStatus.IN_PROGRESS, ownerToken,
-                        now + leaseMillis, now + ttlMillis, null, null, now);
+                return new IdempotencyRecord(k, claim.name(), claim.fingerprint(), IdempotencyStatus.IN_PROGRESS,
+                        claim.ownerToken(), now + claim.leaseMillis(), now + claim.ttlMillis(), null, now);
             }
             if (current.isLeaseExpired(now)) {
                 result.set(ClaimResult.takenOver());
                 return new IdempotencyRecord(k, current.name(), current.fingerprint(), IdempotencyStatus.IN_PROGRESS,
-                        ownerToken, now + leaseMillis, current.expiresAt(), null, null, current.createdAt());
+                        claim.ownerToken(), now + claim.leaseMillis(), current.expiresAt(), null, current.createdAt());
             }
             result.set(ClaimResult.exists(current));
             return current;
@@ -56,11 +57,11 @@ public class InMemoryIdempotencyStore implements IdempotencyStore {
     }
 
     @Override
-    public boolean complete(String key, String ownerToken, String response, String responseType, long ttlMillis) {
-        long now = clock.millis();
-        return owned(key, ownerToken, current -> new IdempotencyRecord(key, current.name(), current.fingerprint(),
-                IdempotencyStatus.COMPLETED, ownerToken, current.leaseExpiresAt(), now + ttlMillis, response,
-                responseType, current.createdAt()));
+    public boolean complete(Completion completion) {
+        long now = time.epochMillis();
+        return owned(completion.key(), completion.ownerToken(), current -> new IdempotencyRecord(current.key(),
+                current.name(), current.fingerprint(), IdempotencyStatus.COMPLETED, current.ownerToken(),
+                current.leaseExpiresAt(), now + completion.ttlMillis(), completion.response(), current.createdAt()));
     }
 
     @Override
@@ -70,16 +71,15 @@ public class InMemoryIdempotencyStore implements IdempotencyStore {
 
     @Override
     public boolean extendLease(String key, String ownerToken, long leaseMillis) {
-        long now = clock.millis();
+        long now = time.epochMillis();
         return owned(key, ownerToken, current -> new IdempotencyRecord(key, current.name(), current.fingerprint(),
-                current.status(), ownerToken, now + leaseMillis, current.expiresAt(), null, null,
-                current.createdAt()));
+                current.status(), ownerToken, now + leaseMillis, current.expiresAt(), null, current.createdAt()));
     }
 
     @Override
     public IdempotencyRecord find(String key) {
         IdempotencyRecord record = records.get(key);
-        return record == null || record.expiresAt() <= clock.millis() ? null : record;
+        return record == null || record.expiresAt() <= time.epochMillis() ? null : record;
     }
 
     @Override

@@ -1,6 +1,6 @@
 package io.github.resiliencestarter.retry.support;
 
-import io.github.resiliencestarter.context.Ticker;
+import io.github.resiliencestarter.context.TimeSource;
 import io.github.resiliencestarter.retry.RetryBudget;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
@@ -34,7 +34,7 @@ public final class RatioRetryBudget implements RetryBudget {
 
     private final Bucket[] buckets;
 
-    private final Ticker ticker;
+    private final TimeSource time;
 
     /**
      * A budget with the defaults: 10 % plus 3 per second over 10 s.
@@ -42,7 +42,7 @@ public final class RatioRetryBudget implements RetryBudget {
      * @return the budget
      */
     public static RatioRetryBudget ofDefaults() {
-        return new RatioRetryBudget(DEFAULT_RATIO, DEFAULT_MIN_RETRIES_PER_SECOND, DEFAULT_WINDOW, Ticker.SYSTEM);
+        return new RatioRetryBudget(DEFAULT_RATIO, DEFAULT_MIN_RETRIES_PER_SECOND, DEFAULT_WINDOW, TimeSource.SYSTEM);
     }
 
     /**
@@ -51,16 +51,16 @@ public final class RatioRetryBudget implements RetryBudget {
      * @param ratio retries allowed per call, between 0 and 1
      * @param minRetriesPerSecond retries always allowed per second of window
      * @param window the sliding window, at least one second
-     * @param ticker the time source
+     * @param time the time source
      */
-    public RatioRetryBudget(double ratio, int minRetriesPerSecond, Duration window, Ticker ticker) {
+    public RatioRetryBudget(double ratio, int minRetriesPerSecond, Duration window, TimeSource time) {
         if (!(ratio >= 0.0 && ratio <= 1.0) || minRetriesPerSecond < 0 || window.compareTo(Duration.ofSeconds(1)) < 0) {
             throw new IllegalArgumentException("invalid retry budget: ratio=" + ratio + ", minRetriesPerSecond="
                     + minRetriesPerSecond + ", window=" + window);
         }
         this.ratio = ratio;
         this.minRetriesPerSecond = minRetriesPerSecond;
-        this.ticker = ticker;
+        this.time = time;
         int seconds = (int) Math.min(3600, window.toSeconds());
         this.buckets = new Bucket[seconds];
         for (int i = 0; i < seconds; i++) {
@@ -103,7 +103,7 @@ public final class RatioRetryBudget implements RetryBudget {
     }
 
     private long second() {
-        return Math.floorDiv(ticker.read(), SECOND_NANOS);
+        return Math.floorDiv(time.nanoTime(), SECOND_NANOS);
     }
 
     private Bucket current() {

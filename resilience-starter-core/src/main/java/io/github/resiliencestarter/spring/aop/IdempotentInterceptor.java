@@ -1,9 +1,8 @@
 package io.github.resiliencestarter.spring.aop;
 
 import io.github.resiliencestarter.idempotent.IdempotencyKeyException;
-import io.github.resiliencestarter.idempotent.IdempotencyKeys;
 import io.github.resiliencestarter.idempotent.IdempotentCall;
-import io.github.resiliencestarter.spring.idempotent.Fingerprints;
+import io.github.resiliencestarter.spring.idempotent.FingerprintParameters;
 import io.github.resiliencestarter.spring.idempotent.IdempotencyScopeResolver;
 import io.github.resiliencestarter.spring.idempotent.RequestHeaders;
 import java.lang.reflect.Method;
@@ -56,15 +55,14 @@ public class IdempotentInterceptor extends OperationInterceptor<IdempotentOperat
         if (key == null && operation.key() == null) {
             throw new IdempotencyKeyException("The idempotency key is missing: send the " + keyHeader + " header");
         }
-        IdempotencyKeys.validate(key);
-        String storedKey = IdempotencyKeys.storedKey(operation.config().keyPrefix(), operation.name(),
-                scopes.currentScope(), key);
-        String fingerprint = operation.fingerprintOff() ? ""
-                : operation.fingerprint() != null
-                        ? Fingerprints.of(operation.fingerprint().getValue(context(operation, args)))
-                        : Fingerprints.ofArguments(args, operation.fingerprintParameters());
-        return operation.executor().execute(new IdempotentCall(operation.name(), storedKey, fingerprint,
-                operation.returnType(), operation.config()), invocation::proceed, RequestHeaders::markReplayed).value();
+        IdempotentCall.Builder call = IdempotentCall.builder(operation.name(), operation.config()).key(key)
+                .scopeFrom(scopes::currentScope).returnType(operation.returnType());
+        if (!operation.fingerprintOff()) {
+            call.fingerprintOf(operation.fingerprint() != null
+                    ? operation.fingerprint().getValue(context(operation, args))
+                    : FingerprintParameters.select(args, operation.fingerprintParameters()));
+        }
+        return operation.executor().execute(call.build(), invocation::proceed, RequestHeaders::markReplayed).value();
     }
 
     @Override

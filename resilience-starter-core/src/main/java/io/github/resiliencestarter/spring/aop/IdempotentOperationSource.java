@@ -3,9 +3,9 @@ package io.github.resiliencestarter.spring.aop;
 import io.github.resiliencestarter.annotation.Idempotent;
 import io.github.resiliencestarter.idempotent.IdempotencyConfig;
 import io.github.resiliencestarter.idempotent.IdempotentExecutor;
-import io.github.resiliencestarter.idempotent.support.Fastjson2ResponseCodec;
 import io.github.resiliencestarter.idempotent.InProgressStrategy;
-import io.github.resiliencestarter.spring.idempotent.Fingerprints;
+import io.github.resiliencestarter.idempotent.support.Fastjson2ResponseCodec;
+import io.github.resiliencestarter.spring.idempotent.FingerprintParameters;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.List;
@@ -72,7 +72,7 @@ public class IdempotentOperationSource extends AnnotatedOperationSource<Idempote
         boolean fingerprintOff = Idempotent.NO_FINGERPRINT.equals(annotation.fingerprint());
         Expression fingerprint = fingerprintOff ? null : parse(annotation.fingerprint(), "fingerprint", described);
         return new IdempotentOperation(name, method, parse(annotation.key(), "key", described), fingerprint,
-                fingerprintOff, Fingerprints.includedParameters(method), method.getGenericReturnType(),
+                fingerprintOff, FingerprintParameters.included(method), method.getGenericReturnType(),
                 config.build(), resolvedExecutor);
     }
 

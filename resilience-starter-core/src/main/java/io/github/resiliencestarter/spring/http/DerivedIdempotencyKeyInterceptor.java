@@ -1,9 +1,9 @@
 package io.github.resiliencestarter.spring.http;
 
+import io.github.resiliencestarter.context.IdempotentExecution;
 import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.idempotent.IdempotencyKeys;
-import io.github.resiliencestarter.idempotent.internal.PendingCompletion;
 import io.github.resiliencestarter.spring.idempotent.RequestHeaders;
 import java.io.IOException;
 import org.springframework.http.HttpRequest;
@@ -28,11 +28,10 @@ public class DerivedIdempotencyKeyInterceptor implements ClientHttpRequestInterc
     public ClientHttpResponse intercept(HttpRequest request, byte[] body, ClientHttpRequestExecution execution)
             throws IOException {
         TraceContext context = TraceContextHolder.current();
-        PendingCompletion pending = PendingCompletion.current();
-        if (context.idempotencyKey() != null && pending != null
-                && !request.getHeaders().containsKey(RequestHeaders.IDEMPOTENCY_KEY)) {
-            int sequence = pending.nextOutboundSequence(context.attempt());
-            String derived = IdempotencyKeys.sha256(context.idempotencyKey() + '\n' + request.getMethod().name() + '\n'
+        IdempotentExecution idempotent = context.idempotentExecution();
+        if (idempotent != null && !request.getHeaders().containsKey(RequestHeaders.IDEMPOTENCY_KEY)) {
+            int sequence = idempotent.nextOutboundSequence(context.attempt());
+            String derived = IdempotencyKeys.sha256(idempotent.key() + '\n' + request.getMethod().name() + '\n'
                     + request.getURI().getHost() + request.getURI().getPath() + '\n' + sequence);
             request.getHeaders().set(RequestHeaders.IDEMPOTENCY_KEY, derived);
         }

@@ -1,10 +1,10 @@
 package io.github.resiliencestarter.spring.retry;
 
 import io.github.resiliencestarter.context.ResilienceHeaders;
+import io.github.resiliencestarter.context.TimeSource;
 import io.github.resiliencestarter.retry.RetryAfter;
 import io.github.resiliencestarter.retry.RetryClassifier;
 import io.github.resiliencestarter.retry.RetryRule;
-import java.time.Clock;
 import java.time.Duration;
 import org.springframework.dao.NonTransientDataAccessException;
 import org.springframework.dao.RecoverableDataAccessException;
@@ -36,15 +36,15 @@ public final class SpringRetryRules implements RetryRule, RetryClassifier.RetryA
 
     private static final String VALIDATION = "jakarta.validation.ValidationException";
 
-    private final Clock clock;
+    private final TimeSource time;
 
     /**
      * Creates the rules.
      *
-     * @param clock the wall clock HTTP-date {@code Retry-After} values are compared with
+     * @param time the wall clock HTTP-date {@code Retry-After} values are compared with
      */
-    public SpringRetryRules(Clock clock) {
-        this.clock = clock;
+    public SpringRetryRules(TimeSource time) {
+        this.time = time;
     }
 
     @Override
@@ -70,7 +70,7 @@ public final class SpringRetryRules implements RetryRule, RetryClassifier.RetryA
 
     @Override
     public Duration retryAfter(Throwable error) {
-        return WEB ? WebRules.retryAfter(error, clock) : null;
+        return WEB ? WebRules.retryAfter(error, time) : null;
     }
 
     private static boolean isSubclassOf(Throwable error, String typeName) {
@@ -109,12 +109,12 @@ public final class SpringRetryRules implements RetryRule, RetryClassifier.RetryA
             return Verdict.ABSTAIN;
         }
 
-        static Duration retryAfter(Throwable error, Clock clock) {
+        static Duration retryAfter(Throwable error, TimeSource time) {
             if (error instanceof RestClientResponseException response) {
                 int code = response.getStatusCode().value();
                 HttpHeaders headers = response.getResponseHeaders();
                 if ((code == 429 || code == 503) && headers != null) {
-                    return RetryAfter.parse(headers.getFirst(HttpHeaders.RETRY_AFTER), clock);
+                    return RetryAfter.parse(headers.getFirst(HttpHeaders.RETRY_AFTER), time);
                 }
             }
             return null;

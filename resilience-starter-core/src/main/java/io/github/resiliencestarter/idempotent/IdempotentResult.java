@@ -7,5 +7,5 @@ package io.github.resiliencestarter.idempotent;
  * @param replayed whether it was replayed rather than executed now
  * @param <T> the result type
  */
-public record Execution<T>(T value, boolean replayed) {
+public record IdempotentResult<T>(T value, boolean replayed) {
 }

@@ -1,17 +1,31 @@
-package io.github.resiliencestarter.idempotent;
-
-import io.github.resiliencestarter.context.TraceScope;
-
-import io.github.resiliencestarter.context.TraceContextHolder;
-
-import io.github.resiliencestarter.context.TraceContext;
-
-import io.github.resiliencestarter.context.Deadline;
+package io.github.resiliencestarter.idempotent.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.resiliencestarter.context.Deadline;
+import io.github.resiliencestarter.context.TraceContext;
+import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.context.TraceIds;
+import io.github.resiliencestarter.context.TraceScope;
+import io.github.resiliencestarter.idempotent.Claim;
+import io.github.resiliencestarter.idempotent.ClaimResult;
+import io.github.resiliencestarter.idempotent.Completion;
+import io.github.resiliencestarter.idempotent.IdempotencyConfig;
+import io.github.resiliencestarter.idempotent.IdempotencyInProgressException;
+import io.github.resiliencestarter.idempotent.IdempotencyKeyReusedException;
+import io.github.resiliencestarter.idempotent.IdempotencyOutcome;
+import io.github.resiliencestarter.idempotent.IdempotencyRecord;
+import io.github.resiliencestarter.idempotent.IdempotencyStatus;
+import io.github.resiliencestarter.idempotent.IdempotencyStore;
+import io.github.resiliencestarter.idempotent.IdempotencyStoreException;
+import io.github.resiliencestarter.idempotent.IdempotentCall;
+import io.github.resiliencestarter.idempotent.IdempotentExecutor;
+import io.github.resiliencestarter.idempotent.IdempotentReplayException;
+import io.github.resiliencestarter.idempotent.IdempotentResult;
+import io.github.resiliencestarter.idempotent.InProgressStrategy;
+import io.github.resiliencestarter.idempotent.ResponseCodec;
+import io.github.resiliencestarter.idempotent.StoredResponse;
 import io.github.resiliencestarter.idempotent.support.Fastjson2ResponseCodec;
 import java.lang.reflect.Type;
 import java.time.Duration;
@@ -30,9 +44,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The behaviour every {@link IdempotencyStore} must show, run against each store on its real
- * server. Subclasses provide the store.
+ * server. Subclasses provide the store; a third-party store runs the same suite from this
+ * module's test jar (see {@code docs/extending.md}).
  */
-abstract class IdempotencyStoreContractTest {
+public abstract class IdempotencyStoreContract {
 
     protected final String run = TraceIds.generate().substring(0, 8);
 
@@ -60,9 +75,9 @@ abstract class IdempotencyStoreContractTest {
     @Test
     void I3_aClaimIsWonOnceAndThenReportedAsExisting() {
         String key = key("claim");
-        assertThat(store().claim(key, "op", "fp", "owner-a", 10_000, 60_000).outcome())
+        assertThat(store().claim(new Claim(key, "op", "fp", "owner-a", 10_000, 60_000)).outcome())
                 .isEqualTo(ClaimResult.Outcome.CLAIMED);
-        ClaimResult second = store().claim(key, "op", "fp", "owner-b", 10_000, 60_000);
+        ClaimResult second = store().claim(new Claim(key, "op", "fp", "owner-b", 10_000, 60_000));
         assertThat(second.outcome()).isEqualTo(ClaimResult.Outcome.EXISTS);
         assertThat(second.existing().ownerToken()).isEqualTo("owner-a");
         assertThat(second.existing().status()).isEqualTo(IdempotencyStatus.IN_PROGRESS);
@@ -109,9 +124,9 @@ abstract class IdempotencyStoreContractTest {
         String key = key("dup");
         AtomicInteger executions = new AtomicInteger();
         IdempotencyConfig config = IdempotencyConfig.ofDefaults();
-        Execution<String> first = executor().execute(call(key, "fp", String.class, config),
+        IdempotentResult<String> first = executor().execute(call(key, "fp", String.class, config),
                 () -> "first-" + executions.incrementAndGet());
-        Execution<String> second = executor().execute(call(key, "fp", String.class, config),
+        IdempotentResult<String> second = executor().execute(call(key, "fp", String.class, config),
                 () -> "second-" + executions.incrementAndGet());
 
         assertThat(first.replayed()).isFalse();
@@ -123,15 +138,14 @@ abstract class IdempotencyStoreContractTest {
     @Test
     void I5_theReplayKeepsTheDeclaredGenericType() throws Throwable {
         String key = key("typed");
-        Type type = ResponseCodecTest.Signatures.class.getDeclaredMethod("result").getGenericReturnType();
+        Type type = IdempotencyStoreContract.class.getDeclaredMethod("envelopeOfString").getGenericReturnType();
         IdempotencyConfig config = IdempotencyConfig.ofDefaults();
-        executor().execute(call(key, "fp", type, config), () -> new ResponseCodecTest.Result<>(0, "ok", "ORDER-9"));
-        Execution<Object> replay = executor().execute(call(key, "fp", type, config), () -> null);
+        executor().execute(call(key, "fp", type, config), () -> new Envelope<>("ORDER-9"));
+        IdempotentResult<Object> replay = executor().execute(call(key, "fp", type, config), () -> null);
 
         assertThat(replay.replayed()).isTrue();
-        assertThat(replay.value()).isInstanceOf(ResponseCodecTest.Result.class);
-        assertThat(((ResponseCodecTest.Result<?>) replay.value()).getData()).isInstanceOf(String.class)
-                .isEqualTo("ORDER-9");
+        assertThat(replay.value()).isInstanceOf(Envelope.class);
+        assertThat(((Envelope<?>) replay.value()).getData()).isInstanceOf(String.class).isEqualTo("ORDER-9");
     }
 
     @Test
@@ -139,7 +153,7 @@ abstract class IdempotencyStoreContractTest {
         IdempotencyConfig config = IdempotencyConfig.ofDefaults();
         AtomicInteger executions = new AtomicInteger();
         executor().execute(call(key("void"), "fp", void.class, config), () -> executions.incrementAndGet());
-        Execution<Object> replay = executor().execute(call(key("void"), "fp", void.class, config),
+        IdempotentResult<Object> replay = executor().execute(call(key("void"), "fp", void.class, config),
                 () -> executions.incrementAndGet());
         assertThat(replay.replayed()).isTrue();
         assertThat(replay.value()).isNull();
@@ -219,22 +233,22 @@ abstract class IdempotencyStoreContractTest {
     void aLeaseLeftByACrashedOwnerIsTakenOverAndTheLateOwnerIsFencedOff() throws Throwable {
         String key = key("takeover");
         // the "crashed" owner claims with a short lease and never completes
-        assertThat(store().claim(key, "op", "fp", "crashed", 300, 60_000).owned()).isTrue();
+        assertThat(store().claim(new Claim(key, "op", "fp", "crashed", 300, 60_000)).owned()).isTrue();
         Thread.sleep(450);
 
         AtomicInteger executions = new AtomicInteger();
-        Execution<String> recovered = executor().execute(call(key, "fp", String.class,
+        IdempotentResult<String> recovered = executor().execute(call(key, "fp", String.class,
                 IdempotencyConfig.ofDefaults()), () -> "recovered-" + executions.incrementAndGet());
         assertThat(recovered.replayed()).isFalse();
         assertThat(recovered.value()).isEqualTo("recovered-1");
 
         // the former owner wakes up: its completion and release change nothing
-        assertThat(store().complete(key, "crashed", "\"late\"", "value", 60_000)).isFalse();
+        assertThat(store().complete(new Completion(key, "crashed", StoredResponse.value("\"late\""), 60_000))).isFalse();
         assertThat(store().release(key, "crashed")).isFalse();
         assertThat(store().extendLease(key, "crashed", 60_000)).isFalse();
         IdempotencyRecord record = store().find(key);
         assertThat(record.status()).isEqualTo(IdempotencyStatus.COMPLETED);
-        assertThat(record.response()).isEqualTo("\"recovered-1\"");
+        assertThat(record.response()).isEqualTo(StoredResponse.value("\"recovered-1\""));
     }
 
     @Test
@@ -261,24 +275,24 @@ abstract class IdempotencyStoreContractTest {
         });
         assertThat(running.await(5, TimeUnit.SECONDS)).isTrue();
         Thread.sleep(400);
-        Execution<String> takeover = executor.execute(call(key, "fp", String.class, shortLease), () -> "new owner");
+        IdempotentResult<String> takeover = executor.execute(call(key, "fp", String.class, shortLease), () -> "new owner");
         assertThat(takeover.replayed()).isFalse();
         assertThat(late.get(5, TimeUnit.SECONDS)).isEqualTo("late owner");
 
         IdempotencyRecord record = store().find(key);
         assertThat(record.status()).isEqualTo(IdempotencyStatus.COMPLETED);
-        assertThat(record.response()).isEqualTo("\"new owner\"");
+        assertThat(record.response()).isEqualTo(StoredResponse.value("\"new owner\""));
         assertThat(outcomes).containsOnlyOnce(IdempotencyOutcome.LEASE_LOST).containsOnlyOnce(IdempotencyOutcome.EXECUTED);
     }
 
     @Test
     void theOwnerCanExtendItsLeaseAndOthersCannot() throws Exception {
         String key = key("extend");
-        store().claim(key, "op", "fp", "owner", 400, 60_000);
+        store().claim(new Claim(key, "op", "fp", "owner", 400, 60_000));
         assertThat(store().extendLease(key, "owner", 5_000)).isTrue();
         assertThat(store().extendLease(key, "intruder", 5_000)).isFalse();
         Thread.sleep(500);
-        assertThat(store().claim(key, "op", "fp", "intruder", 1_000, 60_000).outcome())
+        assertThat(store().claim(new Claim(key, "op", "fp", "intruder", 1_000, 60_000)).outcome())
                 .isEqualTo(ClaimResult.Outcome.EXISTS);
     }
 
@@ -332,7 +346,7 @@ abstract class IdempotencyStoreContractTest {
         assertThat(running.await(5, TimeUnit.SECONDS)).isTrue();
         Thread.sleep(1_000);
         // 1 s in, with a 600 ms lease: only heartbeats keep the claim alive
-        assertThat(store().claim(key, "op", "fp", "intruder", 1_000, 60_000).outcome())
+        assertThat(store().claim(new Claim(key, "op", "fp", "intruder", 1_000, 60_000)).outcome())
                 .isEqualTo(ClaimResult.Outcome.EXISTS);
         assertThat(slow.get(5, TimeUnit.SECONDS)).isEqualTo("slow");
     }
@@ -350,7 +364,7 @@ abstract class IdempotencyStoreContractTest {
         AtomicInteger executions = new AtomicInteger();
         IdempotencyConfig config = IdempotencyConfig.ofDefaults();
 
-        Execution<String> first = executor.execute(call(key, "fp", String.class, config),
+        IdempotentResult<String> first = executor.execute(call(key, "fp", String.class, config),
                 () -> "result " + executions.incrementAndGet());
         assertThat(first.value()).isEqualTo("result 1");
         AtomicInteger replays = new AtomicInteger();
@@ -404,5 +418,38 @@ abstract class IdempotencyStoreContractTest {
         hung.get(10, TimeUnit.SECONDS);
         assertThat(executor.execute(call(key, "fp", String.class, config), () -> "never").value())
                 .isEqualTo("taken over");
+    }
+
+    /** The declared type of the typed-replay test: a generic wrapper like a service's {@code Result<T>}. */
+    private static Envelope<String> envelopeOfString() {
+        return null;
+    }
+
+    /**
+     * A generic wrapper for the typed-replay test.
+     *
+     * @param <T> the payload type
+     */
+    public static class Envelope<T> {
+
+        private T data;
+
+        /** For the codec. */
+        public Envelope() {
+        }
+
+        Envelope(T data) {
+            this.data = data;
+        }
+
+        /** @return the payload */
+        public T getData() {
+            return data;
+        }
+
+        /** @param data the payload */
+        public void setData(T data) {
+            this.data = data;
+        }
     }
 }

@@ -1,0 +1,173 @@
+package io.github.resiliencestarter.autoconfigure.idempotent;
+
+import io.github.resiliencestarter.autoconfigure.idempotent.IdempotencyProperties.StoreType;
+import io.github.resiliencestarter.context.TimeSource;
+import io.github.resiliencestarter.idempotent.IdempotencyStore;
+import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyPurger;
+import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencySchema;
+import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyStore;
+import io.github.resiliencestarter.idempotent.redis.RedisIdempotencyStore;
+import io.github.resiliencestarter.idempotent.support.InMemoryIdempotencyStore;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.jdbc.EmbeddedDatabaseConnection;
+import org.springframework.boot.sql.init.DatabaseInitializationMode;
+import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.ConditionContext;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.type.AnnotatedTypeMetadata;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.PlatformTransactionManager;
+
+/**
+ * One configuration per built-in idempotency store, imported in order of preference by
+ * {@link IdempotencyAutoConfiguration} (the pattern of Spring Boot's cache configurations). Each
+ * applies when its library is on the class path, the application has the bean it needs,
+ * {@code resilience.idempotent.store} names it (or is {@code auto}), and no store bean exists yet.
+ * With {@code auto} the first that applies wins: Redis, then JDBC, then memory.
+ */
+final class IdempotencyStoreConfigurations {
+
+    private static final Logger log = LoggerFactory.getLogger(IdempotencyStoreConfigurations.class);
+
+    private static final String STORE_PROPERTY = "resilience.idempotent.store";
+
+    private IdempotencyStoreConfigurations() {
+    }
+
+    /** Redis: the store for a cluster, on the application's {@link RedisConnectionFactory}. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass({RedisConnectionFactory.class, StringRedisTemplate.class})
+    @ConditionalOnSingleCandidate(RedisConnectionFactory.class)
+    @ConditionalOnMissingBean(IdempotencyStore.class)
+    @Conditional(RedisSelected.class)
+    static class Redis {
+
+        @Bean
+        RedisIdempotencyStore idempotencyStore(RedisConnectionFactory connectionFactory) {
+            log.info("Idempotency store: redis");
+            return new RedisIdempotencyStore(new StringRedisTemplate(connectionFactory));
+        }
+    }
+
+    /** JDBC: a unique-key table in the application's database, completing inside its transactions. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(JdbcTemplate.class)
+    @ConditionalOnSingleCandidate(DataSource.class)
+    @ConditionalOnMissingBean(IdempotencyStore.class)
+    @Conditional(JdbcSelected.class)
+    static class Jdbc {
+
+        @Bean
+        @DependsOnDatabaseInitialization
+        JdbcIdempotencyStore idempotencyStore(DataSource dataSource, IdempotencyProperties properties,
+                ObjectProvider<PlatformTransactionManager> transactionManager) {
+            IdempotencyProperties.Jdbc jdbc = properties.getJdbc();
+            DatabaseInitializationMode mode = jdbc.getInitializeSchema();
+            if (mode == DatabaseInitializationMode.ALWAYS || (mode == DatabaseInitializationMode.EMBEDDED
+                    && EmbeddedDatabaseConnection.isEmbedded(dataSource))) {
+                JdbcIdempotencySchema.create(dataSource, jdbc.getTable());
+            }
+            JdbcIdempotencySchema.verify(dataSource, jdbc.getTable(), "resilience.idempotent.jdbc.initialize-schema");
+            log.info("Idempotency store: jdbc");
+            return new JdbcIdempotencyStore(dataSource, transactionManager.getIfUnique(), jdbc.getTable(),
+                    TimeSource.SYSTEM);
+        }
+    }
+
+    /** Memory: one JVM only, for development and tests; said loudly at start. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnMissingBean(IdempotencyStore.class)
+    @Conditional(MemorySelected.class)
+    static class Memory {
+
+        @Bean
+        InMemoryIdempotencyStore idempotencyStore() {
+            log.warn("Idempotency store: memory. Records live in this JVM only: duplicates reaching another node, "
+                    + "or arriving after a restart, execute again. Add Redis or a DataSource for a cluster.");
+            return new InMemoryIdempotencyStore();
+        }
+    }
+
+    /** A store named explicitly whose library or bean is missing: fail the start and say what is missing. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnMissingBean(IdempotencyStore.class)
+    static class Unavailable {
+
+        @Bean
+        IdempotencyStore idempotencyStore(IdempotencyProperties properties) {
+            String needed = properties.getStore() == StoreType.REDIS
+                    ? "spring-data-redis and a single RedisConnectionFactory bean"
+                    : "spring-jdbc and a single DataSource bean";
+            throw new IllegalStateException(STORE_PROPERTY + "=" + properties.getStore().name().toLowerCase()
+                    + " needs " + needed + "; none was found");
+        }
+    }
+
+    /** Purges expired rows of the JDBC store, built here or by the application; imported after the stores. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(JdbcTemplate.class)
+    static class JdbcPurge {
+
+        @Bean
+        @ConditionalOnSingleCandidate(JdbcIdempotencyStore.class)
+        @ConditionalOnMissingBean
+        JdbcIdempotencyPurger jdbcIdempotencyPurger(JdbcIdempotencyStore store, IdempotencyProperties properties) {
+            IdempotencyProperties.Jdbc jdbc = properties.getJdbc();
+            return new JdbcIdempotencyPurger(store, jdbc.getPurgeInterval(), jdbc.getPurgeBatchSize());
+        }
+    }
+
+    /** Matches when the configured store type is one of those given, {@code auto} included when asked. */
+    abstract static class StoreSelected extends SpringBootCondition {
+
+        private final StoreType type;
+
+        StoreSelected(StoreType type) {
+            this.type = type;
+        }
+
+        @Override
+        public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+            StoreType configured = Binder.get(context.getEnvironment()).bind(STORE_PROPERTY, StoreType.class)
+                    .orElse(StoreType.AUTO);
+            if (configured == type || configured == StoreType.AUTO) {
+                return ConditionOutcome.match(STORE_PROPERTY + " is " + configured.name().toLowerCase());
+            }
+            return ConditionOutcome.noMatch(STORE_PROPERTY + " is " + configured.name().toLowerCase());
+        }
+    }
+
+    static final class RedisSelected extends StoreSelected {
+
+        RedisSelected() {
+            super(StoreType.REDIS);
+        }
+    }
+
+    static final class JdbcSelected extends StoreSelected {
+
+        JdbcSelected() {
+            super(StoreType.JDBC);
+        }
+    }
+
+    static final class MemorySelected extends StoreSelected {
+
+        MemorySelected() {
+            super(StoreType.MEMORY);
+        }
+    }
+}

@@ -1,0 +1,101 @@
+package io.github.resiliencestarter.idempotent;
+
+import java.lang.reflect.Constructor;
+import java.nio.charset.StandardCharsets;
+
+/** Turns results into {@link StoredResponse}s and completed records back into results. */
+final class ResponseReplay {
+
+    private static final StoredResponse VOID = new StoredResponse(StoredResponse.VOID, null);
+
+    private static final StoredResponse OVERSIZE = new StoredResponse(StoredResponse.OVERSIZE, null);
+
+    private static final StoredResponse UNREPLAYABLE = new StoredResponse(StoredResponse.UNREPLAYABLE, null);
+
+    private ResponseReplay() {
+    }
+
+    /**
+     * Encodes a result for storage.
+     *
+     * @param value the result
+     * @param call the call
+     * @param codec the codec
+     * @return the stored form; {@code unreplayable} when the codec fails
+     */
+    static StoredResponse encode(Object value, IdempotentCall call, ResponseCodec codec) {
+        if (call.returnType() == void.class || call.returnType() == Void.class) {
+            return VOID;
+        }
+        String payload;
+        try {
+            payload = codec.encode(value, call);
+        } catch (RuntimeException ex) {
+            return UNREPLAYABLE;
+        }
+        if (payload.getBytes(StandardCharsets.UTF_8).length > call.config().maxResponseBytes()) {
+            return OVERSIZE;
+        }
+        return StoredResponse.value(payload);
+    }
+
+    /**
+     * Replays a COMPLETED record, or says why a COMMITTED one whose response never came cannot be.
+     *
+     * @param record the record
+     * @param call the call
+     * @param codec the codec
+     * @return the first result
+     * @throws Throwable the stored cacheable failure, or {@link IdempotentReplayException}
+     */
+    static Object replay(IdempotencyRecord record, IdempotentCall call, ResponseCodec codec) throws Throwable {
+        if (record.status() == IdempotencyStatus.COMMITTED) {
+            throw new IdempotentReplayException("The first call of " + call.operation() + " committed, but its "
+                    + "response was not recorded; it is not executed again", null);
+        }
+        StoredResponse response = record.response();
+        if (response == null) {
+            throw new IdempotencyRecordCorruptedException("a completed record of " + call.operation()
+                    + " has no response type", null);
+        }
+        switch (response.type()) {
+            case StoredResponse.VOID:
+                return null;
+            case StoredResponse.VALUE:
+                try {
+                    return codec.decode(response.payload(), call.returnType());
+                } catch (RuntimeException ex) {
+                    throw new IdempotencyRecordCorruptedException("the response of " + call.operation()
+                            + " does not decode as " + call.returnType().getTypeName(), ex);
+                }
+            case StoredResponse.UNREPLAYABLE:
+                throw new IdempotentReplayException("The first call of " + call.operation() + " completed, but "
+                        + "its result could not be stored for replay; it is not executed again", null);
+            case StoredResponse.OVERSIZE:
+                throw new IdempotentReplayException("The first response of " + call.operation() + " was larger "
+                        + "than " + call.config().maxResponseBytes() + " bytes and was not kept; it is not "
+                        + "executed again", null);
+            default:
+                if (response.isFailure()) {
+                    throw replayedFailure(response.type().substring(StoredResponse.ERROR_PREFIX.length()),
+                            response.payload(), call);
+                }
+                throw new IdempotencyRecordCorruptedException("unknown response type for " + call.operation(), null);
+        }
+    }
+
+    private static Throwable replayedFailure(String className, String message, IdempotentCall call) {
+        for (Class<? extends Throwable> allowed : call.config().cacheableExceptions()) {
+            if (allowed.getName().equals(className)) {
+                try {
+                    Constructor<? extends Throwable> constructor = allowed.getConstructor(String.class);
+                    return constructor.newInstance(message);
+                } catch (ReflectiveOperationException ex) {
+                    break;
+                }
+            }
+        }
+        return new IdempotentReplayException("The first call of " + call.operation() + " failed with " + className
+                + ": " + message, null);
+    }
+}

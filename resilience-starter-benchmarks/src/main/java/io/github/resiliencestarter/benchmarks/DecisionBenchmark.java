@@ -1,9 +1,9 @@
 package io.github.resiliencestarter.benchmarks;
 
 import io.github.resiliencestarter.context.TimeSource;
-import io.github.resiliencestarter.retry.BackOff;
-import io.github.resiliencestarter.retry.support.ExponentialBackOff;
-import io.github.resiliencestarter.retry.support.Jitters;
+import io.github.resiliencestarter.retry.backoff.BackOff;
+import io.github.resiliencestarter.retry.backoff.ExponentialBackOff;
+import io.github.resiliencestarter.retry.backoff.Jitters;
 import io.github.resiliencestarter.retry.support.RatioRetryBudget;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;

@@ -9,6 +9,7 @@ import io.github.resiliencestarter.idempotent.IdempotentExecutor;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencySchema;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyStore;
 import io.github.resiliencestarter.idempotent.redis.RedisIdempotencyStore;
+import io.github.resiliencestarter.idempotent.support.Fastjson2ResponseCodec;
 import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -87,7 +88,7 @@ public class StoreBenchmark {
             idempotencyStore = new JdbcIdempotencyStore(dataSource, new DataSourceTransactionManager(dataSource),
                     JdbcIdempotencyStore.DEFAULT_TABLE, TimeSource.SYSTEM);
         }
-        executor = IdempotentExecutor.builder(idempotencyStore).build();
+        executor = IdempotentExecutor.builder(idempotencyStore, new Fastjson2ResponseCodec()).build();
         // the replayed key and its raw twin
         try {
             executor.execute(call("replayed"), () -> "first result");

@@ -1,7 +1,7 @@
 package io.github.resiliencestarter.annotation;
 
-import io.github.resiliencestarter.retry.BackOffType;
-import io.github.resiliencestarter.retry.JitterType;
+import io.github.resiliencestarter.retry.backoff.BackOffType;
+import io.github.resiliencestarter.retry.backoff.JitterType;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Inherited;

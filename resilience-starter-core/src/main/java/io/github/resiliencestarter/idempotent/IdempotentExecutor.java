@@ -9,7 +9,6 @@ import io.github.resiliencestarter.context.TraceIds;
 import io.github.resiliencestarter.context.TraceScope;
 import io.github.resiliencestarter.core.CheckedCallable;
 import io.github.resiliencestarter.idempotent.internal.LeaseKeeper;
-import io.github.resiliencestarter.idempotent.support.Fastjson2ResponseCodec;
 import java.lang.reflect.Type;
 import java.time.Duration;
 import java.util.Objects;
@@ -57,13 +56,16 @@ public final class IdempotentExecutor {
     }
 
     /**
-     * A builder.
+     * A builder. Store and codec are always chosen by the caller (for example
+     * {@code new Fastjson2ResponseCodec()} from {@code idempotent.support}), so the engine depends
+     * on no implementation of its own interfaces.
      *
-     * @param store the store
+     * @param store where records live
+     * @param codec how results are stored and replayed
      * @return a new builder
      */
-    public static Builder builder(IdempotencyStore store) {
-        return new Builder(store);
+    public static Builder builder(IdempotencyStore store, ResponseCodec codec) {
+        return new Builder(store, codec);
     }
 
     /**
@@ -275,23 +277,15 @@ public final class IdempotentExecutor {
 
         private final IdempotencyStore store;
 
-        private ResponseCodec codec = new Fastjson2ResponseCodec();
+        private final ResponseCodec codec;
 
         private IdempotencyObserver observer = IdempotencyObserver.NOOP;
 
         private TimeSource time = TimeSource.SYSTEM;
 
-        private Builder(IdempotencyStore store) {
+        private Builder(IdempotencyStore store, ResponseCodec codec) {
             this.store = Objects.requireNonNull(store, "store");
-        }
-
-        /**
-         * @param value the response codec
-         * @return this builder
-         */
-        public Builder codec(ResponseCodec value) {
-            this.codec = Objects.requireNonNull(value, "codec");
-            return this;
+            this.codec = Objects.requireNonNull(codec, "codec");
         }
 
         /**

@@ -6,6 +6,7 @@ import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.context.TraceScope;
 import io.github.resiliencestarter.core.CheckedCallable;
+import io.github.resiliencestarter.retry.backoff.BackOff;
 import io.github.resiliencestarter.timeout.DeadlineExceededException;
 import io.github.resiliencestarter.timeout.TimeoutConfig;
 import io.github.resiliencestarter.timeout.TimeoutGuard;
@@ -20,10 +21,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs work under a {@link RetryPolicy}: the programmatic form of {@code @Retry}.
+ * Runs work under a {@link RetryConfig}: the programmatic form of {@code @Retry}.
  *
  * <pre>{@code
- * Retrier retrier = Retrier.of("inventory.reserve", RetryPolicy.ofDefaults());
+ * Retrier retrier = Retrier.of("inventory.reserve", RetryConfig.ofDefaults());
  * Reservation r = retrier.call(() -> inventory.reserve(order));
  * }</pre>
  *
@@ -40,7 +41,7 @@ public final class Retrier {
 
     private final String operation;
 
-    private final RetryPolicy policy;
+    private final RetryConfig config;
 
     private final TimeSource time;
 
@@ -57,16 +58,16 @@ public final class Retrier {
 
     private Retrier(Builder builder) {
         this.operation = builder.operation;
-        this.policy = builder.policy;
+        this.config = builder.config;
         this.time = builder.time;
         this.sleeper = builder.sleeper;
         this.random = builder.random;
         this.observer = builder.observer;
-        if (policy.attemptTimeout() != null) {
+        if (config.attemptTimeout() != null) {
             if (builder.timeoutRuntime == null) {
                 throw new IllegalStateException("attemptTimeout on " + operation + " needs a TimeoutRuntime");
             }
-            this.attemptGuard = TimeoutGuard.of(operation, TimeoutConfig.custom().timeout(policy.attemptTimeout())
+            this.attemptGuard = TimeoutGuard.of(operation, TimeoutConfig.custom().timeout(config.attemptTimeout())
                     .mode(TimeoutMode.INTERRUPT).build(), builder.timeoutRuntime);
         } else {
             this.attemptGuard = null;
@@ -77,35 +78,35 @@ public final class Retrier {
      * A retrier with the system clock, real sleeps and no observer.
      *
      * @param operation a name for logs and metrics
-     * @param policy the policy
+     * @param config the settings
      * @return the retrier
      */
-    public static Retrier of(String operation, RetryPolicy policy) {
-        return builder(operation, policy).build();
+    public static Retrier of(String operation, RetryConfig config) {
+        return builder(operation, config).build();
     }
 
     /**
      * A builder, for injecting a clock, sleeper, random source, observer or timeout runtime.
      *
      * @param operation a name for logs and metrics
-     * @param policy the policy
+     * @param config the settings
      * @return a new builder
      */
-    public static Builder builder(String operation, RetryPolicy policy) {
-        return new Builder(operation, policy);
+    public static Builder builder(String operation, RetryConfig config) {
+        return new Builder(operation, config);
     }
 
     /**
-     * The policy applied.
+     * The settings applied.
      *
-     * @return the policy
+     * @return the settings
      */
-    public RetryPolicy policy() {
-        return policy;
+    public RetryConfig config() {
+        return config;
     }
 
     /**
-     * Runs {@code work}, retrying transient failures as the policy allows.
+     * Runs {@code work}, retrying transient failures as the settings allow.
      *
      * @param work the work
      * @param <T> the result type
@@ -118,7 +119,7 @@ public final class Retrier {
         if (deadline != null && deadline.isExpired()) {
             throw DeadlineExceededException.budgetSpent(operation);
         }
-        policy.budget().recordCall();
+        config.budget().recordCall();
         // clock reads cost ~20 ns each: only when someone needs the duration or a deadline needs the attempt time
         boolean observed = observer != RetryObserver.NOOP;
         long callStarted = observed ? time.nanoTime() : 0;
@@ -134,7 +135,7 @@ public final class Retrier {
             } catch (Throwable error) {
                 failure = error;
             }
-            if (failure == null && (policy.retryOnResult() == null || !policy.retryOnResult().test(result))) {
+            if (failure == null && (config.retryOnResult() == null || !config.retryOnResult().test(result))) {
                 if (observed) {
                     observer.onComplete(operation, attempt == 1 ? RetryOutcome.SUCCESS_WITHOUT_RETRY
                             : RetryOutcome.SUCCESS_WITH_RETRY, attempt, time.nanoTime() - callStarted);
@@ -145,14 +146,14 @@ public final class Retrier {
             long delay = 0;
             if (failure != null && !isRetryable(failure)) {
                 stop = Stop.NOT_RETRYABLE;
-            } else if (attempt >= policy.maxAttempts()) {
+            } else if (attempt >= config.maxAttempts()) {
                 stop = Stop.EXHAUSTED;
             } else {
                 delay = delayBefore(attempt, failure, previousDelay, rnd);
-                if (deadline != null && saturatedAdd(delay, Math.max(policy.minAttemptTime().toNanos(),
+                if (deadline != null && saturatedAdd(delay, Math.max(config.minAttemptTime().toNanos(),
                         time.nanoTime() - started)) >= deadline.remainingNanos()) {
                     stop = Stop.NO_TIME;
-                } else if (!policy.budget().tryAcquireRetry()) {
+                } else if (!config.budget().tryAcquireRetry()) {
                     stop = Stop.BUDGET_DENIED;
                 }
             }
@@ -166,7 +167,7 @@ public final class Retrier {
             }
             if (failure != null) {
                 if (earlier == null) {
-                    earlier = new ArrayList<>(policy.maxAttempts());
+                    earlier = new ArrayList<>(config.maxAttempts());
                 }
                 earlier.add(failure);
             }
@@ -186,18 +187,18 @@ public final class Retrier {
     }
 
     private boolean isRetryable(Throwable failure) {
-        return policy.classifier().isRetryable(failure)
-                && (!policy.onlyUnsentFailures() || RetryClassifier.isRequestNotSent(failure));
+        return config.classifier().isRetryable(failure)
+                && (!config.onlyUnsentFailures() || RetryClassifier.isRequestNotSent(failure));
     }
 
     private long delayBefore(int failedAttempts, Throwable failure, long previousDelay, RandomGenerator rnd) {
-        java.time.Duration requested = failure != null ? policy.classifier().retryAfter(failure) : null;
+        java.time.Duration requested = failure != null ? config.classifier().retryAfter(failure) : null;
         if (requested != null) {
             // the server said when; jittering it would either hammer early or wait needlessly
             return requested.toNanos();
         }
-        BackOff backOff = policy.backOff();
-        return Math.max(0, policy.jitter().apply(backOff.delayNanos(failedAttempts, rnd), previousDelay, backOff, rnd));
+        BackOff backOff = config.backOff();
+        return Math.max(0, config.jitter().apply(backOff.delayNanos(failedAttempts, rnd), previousDelay, backOff, rnd));
     }
 
     private <T> T runAttempt(CheckedCallable<T> work, TraceContext outer, int attempt) throws Throwable {
@@ -212,7 +213,7 @@ public final class Retrier {
                 if (deadline != null && deadline.isExpired()) {
                     throw ex;
                 }
-                throw new AttemptTimeoutException(operation, attempt, policy.attemptTimeout(), ex.getCause());
+                throw new AttemptTimeoutException(operation, attempt, config.attemptTimeout(), ex.getCause());
             }
         }
     }
@@ -269,7 +270,7 @@ public final class Retrier {
 
         private final String operation;
 
-        private final RetryPolicy policy;
+        private final RetryConfig config;
 
         private TimeSource time = TimeSource.SYSTEM;
 
@@ -281,9 +282,9 @@ public final class Retrier {
 
         private TimeoutRuntime timeoutRuntime;
 
-        private Builder(String operation, RetryPolicy policy) {
+        private Builder(String operation, RetryConfig config) {
             this.operation = Objects.requireNonNull(operation, "operation");
-            this.policy = Objects.requireNonNull(policy, "policy");
+            this.config = Objects.requireNonNull(config, "config");
         }
 
         /**
@@ -331,7 +332,7 @@ public final class Retrier {
         }
 
         /**
-         * The runtime for per-attempt timeouts; required when the policy sets one.
+         * The runtime for per-attempt timeouts; required when the config sets one.
          *
          * @param value the runtime
          * @return this builder

@@ -1,5 +1,6 @@
 package io.github.resiliencestarter.retry;
 
+import io.github.resiliencestarter.core.Causes;
 import io.github.resiliencestarter.retry.RetryRule.Verdict;
 import io.github.resiliencestarter.retry.internal.DefaultRetryRules;
 import java.time.Duration;
@@ -19,9 +20,6 @@ import java.util.function.Predicate;
  * Immutable.
  */
 public final class RetryClassifier {
-
-    /** Causes deeper than this are not inspected; a guard against cyclic cause chains. */
-    public static final int MAX_CAUSE_DEPTH = 16;
 
     private static final RetryClassifier DEFAULTS = builder().build();
 
@@ -92,17 +90,17 @@ public final class RetryClassifier {
         if (!retryFor.isEmpty() && anyCauseIs(error, retryFor)) {
             return true;
         }
-        Throwable current = error;
-        for (int depth = 0; current != null && depth < MAX_CAUSE_DEPTH; depth++) {
-            for (RetryRule rule : rules) {
-                Verdict verdict = rule.classify(current);
-                if (verdict != Verdict.ABSTAIN) {
-                    return verdict == Verdict.RETRY;
-                }
+        return Causes.firstAnswer(error, this::verdict) == Verdict.RETRY;
+    }
+
+    private Verdict verdict(Throwable current) {
+        for (RetryRule rule : rules) {
+            Verdict verdict = rule.classify(current);
+            if (verdict != Verdict.ABSTAIN) {
+                return verdict;
             }
-            current = current.getCause();
         }
-        return false;
+        return null;
     }
 
     /**
@@ -112,17 +110,15 @@ public final class RetryClassifier {
      * @return the requested wait, or {@code null}
      */
     public Duration retryAfter(Throwable error) {
-        Throwable current = error;
-        for (int depth = 0; current != null && depth < MAX_CAUSE_DEPTH; depth++) {
+        return Causes.firstAnswer(error, current -> {
             for (RetryAfterSource source : retryAfterSources) {
                 Duration wait = source.retryAfter(current);
                 if (wait != null) {
                     return wait;
                 }
             }
-            current = current.getCause();
-        }
-        return null;
+            return null;
+        });
     }
 
     /**
@@ -169,29 +165,8 @@ public final class RetryClassifier {
         });
     }
 
-    /** The one walk of a cause chain: the throwable and its causes, at most {@link #MAX_CAUSE_DEPTH}. */
     private static boolean anyCause(Throwable error, Predicate<Throwable> test) {
-        Throwable current = error;
-        for (int depth = 0; current != null && depth < MAX_CAUSE_DEPTH; depth++) {
-            if (test.test(current)) {
-                return true;
-            }
-            current = current.getCause();
-        }
-        return false;
-    }
-
-    /** Reads a requested wait from a failure, for example an HTTP {@code Retry-After} header. */
-    @FunctionalInterface
-    public interface RetryAfterSource {
-
-        /**
-         * The requested wait carried by this single throwable.
-         *
-         * @param error the throwable (not its causes)
-         * @return the wait, or {@code null}
-         */
-        Duration retryAfter(Throwable error);
+        return Causes.firstAnswer(error, current -> test.test(current) ? Boolean.TRUE : null) != null;
     }
 
     /** Builds a {@link RetryClassifier}. */

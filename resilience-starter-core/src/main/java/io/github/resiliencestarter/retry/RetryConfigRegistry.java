@@ -7,20 +7,20 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
- * Default and named {@link RetryPolicy}s, and one {@link RetryBudget} per name: retries of the
+ * Default and named {@link RetryConfig}s, and one {@link RetryBudget} per name: retries of the
  * same instance share a budget, so a storm against one dependency is capped as a whole.
  */
 public final class RetryConfigRegistry {
 
-    private final RetryPolicy defaults;
+    private final RetryConfig defaults;
 
-    private final Map<String, RetryPolicy> instances;
+    private final Map<String, RetryConfig> instances;
 
     private final Function<String, RetryBudget> budgetFactory;
 
     private final ConcurrentHashMap<String, RetryBudget> budgets = new ConcurrentHashMap<>();
 
-    private RetryConfigRegistry(RetryPolicy defaults, Map<String, RetryPolicy> instances,
+    private RetryConfigRegistry(RetryConfig defaults, Map<String, RetryConfig> instances,
             Function<String, RetryBudget> budgetFactory) {
         this.defaults = Objects.requireNonNull(defaults, "defaults");
         this.instances = Map.copyOf(instances);
@@ -35,7 +35,7 @@ public final class RetryConfigRegistry {
      * @param budgetFactory makes the budget of a name on first use
      * @return the registry
      */
-    public static RetryConfigRegistry of(RetryPolicy defaults, Map<String, RetryPolicy> instances,
+    public static RetryConfigRegistry of(RetryConfig defaults, Map<String, RetryConfig> instances,
             Function<String, RetryBudget> budgetFactory) {
         return new RetryConfigRegistry(defaults, instances, budgetFactory);
     }
@@ -46,7 +46,7 @@ public final class RetryConfigRegistry {
      * @return the registry
      */
     public static RetryConfigRegistry ofDefaults() {
-        return new RetryConfigRegistry(RetryPolicy.ofDefaults(), Map.of(), name -> RetryBudget.UNLIMITED);
+        return new RetryConfigRegistry(RetryConfig.ofDefaults(), Map.of(), name -> RetryBudget.UNLIMITED);
     }
 
     /**
@@ -55,7 +55,7 @@ public final class RetryConfigRegistry {
      * @param name an instance name, possibly empty or {@code null}
      * @return the policy
      */
-    public RetryPolicy policy(String name) {
+    public RetryConfig policy(String name) {
         if (name == null || name.isEmpty()) {
             return defaults;
         }

@@ -1,5 +1,6 @@
 package io.github.resiliencestarter.timeout;
 
+import io.github.resiliencestarter.core.Causes;
 import java.net.SocketTimeoutException;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpTimeoutException;
@@ -12,7 +13,6 @@ import java.util.Locale;
 public final class TimeoutKinds {
 
     /** Causes deeper than this are not inspected; a guard against cyclic cause chains. */
-    private static final int MAX_CAUSE_DEPTH = 16;
 
     private TimeoutKinds() {
     }
@@ -24,15 +24,7 @@ public final class TimeoutKinds {
      * @return the kind, or {@code null} when no timeout is found in the cause chain
      */
     public static TimeoutKind of(Throwable error) {
-        Throwable current = error;
-        for (int depth = 0; current != null && depth < MAX_CAUSE_DEPTH; depth++) {
-            TimeoutKind kind = direct(current);
-            if (kind != null) {
-                return kind;
-            }
-            current = current.getCause();
-        }
-        return null;
+        return Causes.firstAnswer(error, TimeoutKinds::direct);
     }
 
     private static TimeoutKind direct(Throwable error) {

@@ -3,6 +3,7 @@ package io.github.resiliencestarter.idempotent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.resiliencestarter.idempotent.support.Fastjson2ResponseCodec;
 import io.github.resiliencestarter.idempotent.support.InMemoryIdempotencyStore;
 import io.github.resiliencestarter.timeout.DeadlineExceededException;
 import io.github.resiliencestarter.timeout.TimeoutConfig;
@@ -32,7 +33,7 @@ class SlowStoreTest {
 
     @Test
     void aSlowStoreEndsInADeadlineErrorNotAHang() {
-        IdempotentExecutor executor = IdempotentExecutor.builder(new SlowStore()).build();
+        IdempotentExecutor executor = IdempotentExecutor.builder(new SlowStore(), new Fastjson2ResponseCodec()).build();
         AtomicInteger executions = new AtomicInteger();
         try (TimeoutRuntime runtime = TimeoutRuntime.ofDefaults()) {
             TimeoutGuard guard = TimeoutGuard.of("Orders.create", TimeoutConfig.custom()

@@ -7,6 +7,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.github.resiliencestarter.context.TimeSource;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyStore;
 import io.github.resiliencestarter.idempotent.redis.RedisIdempotencyStore;
+import io.github.resiliencestarter.idempotent.support.Fastjson2ResponseCodec;
 import io.github.resiliencestarter.testsupport.DisposableRedis;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -48,7 +49,7 @@ class StoreOutageTest {
 
     private static void assertFailsClosedThenOpen(IdempotencyStore store) throws Throwable {
         AtomicInteger executions = new AtomicInteger();
-        IdempotentExecutor executor = IdempotentExecutor.builder(store).build();
+        IdempotentExecutor executor = IdempotentExecutor.builder(store, new Fastjson2ResponseCodec()).build();
         IdempotentCall closed = new IdempotentCall("Orders.create", "k", "fp", String.class,
                 IdempotencyConfig.ofDefaults());
         assertThatThrownBy(() -> executor.execute(closed, () -> "ran-" + executions.incrementAndGet()))
@@ -64,7 +65,8 @@ class StoreOutageTest {
     void aRedisStoppedMidTestFailsClosedAndRecoversWhenItIsBack() throws Throwable {
         try (DisposableRedis server = DisposableRedis.start()) {
             IdempotentExecutor executor =
-                    IdempotentExecutor.builder(new RedisIdempotencyStore(server.template())).build();
+                    IdempotentExecutor.builder(new RedisIdempotencyStore(server.template()), new Fastjson2ResponseCodec())
+                            .build();
             AtomicInteger executions = new AtomicInteger();
             IdempotencyConfig config = IdempotencyConfig.ofDefaults();
 

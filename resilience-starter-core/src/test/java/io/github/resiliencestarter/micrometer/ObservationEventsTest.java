@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.resiliencestarter.idempotent.IdempotencyOutcome;
 import io.github.resiliencestarter.retry.Retrier;
-import io.github.resiliencestarter.retry.RetryPolicy;
+import io.github.resiliencestarter.retry.RetryConfig;
 import io.github.resiliencestarter.retry.RetryableException;
-import io.github.resiliencestarter.retry.support.FixedBackOff;
+import io.github.resiliencestarter.retry.backoff.FixedBackOff;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
@@ -35,7 +35,7 @@ class ObservationEventsTest {
             }
         });
         ObservationEvents observer = new ObservationEvents(registry);
-        Retrier retrier = Retrier.builder("Orders.create", RetryPolicy.custom()
+        Retrier retrier = Retrier.builder("Orders.create", RetryConfig.custom()
                 .backOff(new FixedBackOff(Duration.ofMillis(1))).build()).observer(observer).build();
         AtomicInteger attempts = new AtomicInteger();
 

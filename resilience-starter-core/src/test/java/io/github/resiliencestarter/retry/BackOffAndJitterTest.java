@@ -3,10 +3,10 @@ package io.github.resiliencestarter.retry;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.resiliencestarter.context.TimeSource;
-import io.github.resiliencestarter.retry.support.ExponentialBackOff;
-import io.github.resiliencestarter.retry.support.FixedBackOff;
-import io.github.resiliencestarter.retry.support.Jitters;
-import io.github.resiliencestarter.retry.support.UniformRandomBackOff;
+import io.github.resiliencestarter.retry.backoff.ExponentialBackOff;
+import io.github.resiliencestarter.retry.backoff.FixedBackOff;
+import io.github.resiliencestarter.retry.backoff.Jitters;
+import io.github.resiliencestarter.retry.backoff.UniformRandomBackOff;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
@@ -53,7 +53,7 @@ class BackOffAndJitterTest {
 
     @Test
     void R4_successiveAttemptsAreNotInLockstepAcrossAHundredClients() {
-        RetryPolicy policy = RetryPolicy.ofDefaults();
+        RetryConfig policy = RetryConfig.ofDefaults();
         for (int retry = 1; retry <= 2; retry++) {
             Set<Long> distinctMillis = new HashSet<>();
             for (int client = 0; client < 100; client++) {

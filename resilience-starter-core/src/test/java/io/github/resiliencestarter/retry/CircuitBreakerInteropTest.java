@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
-import io.github.resiliencestarter.retry.support.FixedBackOff;
-import io.github.resiliencestarter.retry.support.Jitters;
+import io.github.resiliencestarter.retry.backoff.FixedBackOff;
+import io.github.resiliencestarter.retry.backoff.Jitters;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -19,7 +19,7 @@ class CircuitBreakerInteropTest {
         CircuitBreaker breaker = CircuitBreaker.ofDefaults("inventory");
         breaker.transitionToOpenState();
         AtomicInteger attempts = new AtomicInteger();
-        Retrier retrier = Retrier.of("Test.breaker", RetryPolicy.custom()
+        Retrier retrier = Retrier.of("Test.breaker", RetryConfig.custom()
                 .backOff(new FixedBackOff(Duration.ofMillis(1))).jitter(Jitters.none()).build());
 
         assertThatThrownBy(() -> retrier.call(() -> {
@@ -33,7 +33,7 @@ class CircuitBreakerInteropTest {
     void O3_failuresBehindAClosedCircuitAreRetriedAndCountedByTheBreaker() throws Throwable {
         CircuitBreaker breaker = CircuitBreaker.ofDefaults("payments");
         AtomicInteger attempts = new AtomicInteger();
-        Retrier retrier = Retrier.of("Test.closed", RetryPolicy.custom()
+        Retrier retrier = Retrier.of("Test.closed", RetryConfig.custom()
                 .backOff(new FixedBackOff(Duration.ofMillis(1))).jitter(Jitters.none()).build());
 
         String result = retrier.call(() -> breaker.executeCallable(() -> {

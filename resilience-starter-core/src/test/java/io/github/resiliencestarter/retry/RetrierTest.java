@@ -11,9 +11,9 @@ import io.github.resiliencestarter.context.Deadline;
 import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.context.TraceScope;
-import io.github.resiliencestarter.retry.support.ExponentialBackOff;
-import io.github.resiliencestarter.retry.support.FixedBackOff;
-import io.github.resiliencestarter.retry.support.Jitters;
+import io.github.resiliencestarter.retry.backoff.ExponentialBackOff;
+import io.github.resiliencestarter.retry.backoff.FixedBackOff;
+import io.github.resiliencestarter.retry.backoff.Jitters;
 import io.github.resiliencestarter.retry.support.RatioRetryBudget;
 import io.github.resiliencestarter.timeout.DeadlineExceededException;
 import io.github.resiliencestarter.timeout.ReadTimeoutException;
@@ -34,12 +34,12 @@ class RetrierTest {
 
     private final FakeTime time = new FakeTime();
 
-    private Retrier retrier(RetryPolicy policy) {
+    private Retrier retrier(RetryConfig policy) {
         return Retrier.builder("Test.op", policy).timeSource(time).sleeper(time).build();
     }
 
-    private static RetryPolicy.Builder fixed(long millis) {
-        return RetryPolicy.custom().backOff(new FixedBackOff(Duration.ofMillis(millis))).jitter(Jitters.none());
+    private static RetryConfig.Builder fixed(long millis) {
+        return RetryConfig.custom().backOff(new FixedBackOff(Duration.ofMillis(millis))).jitter(Jitters.none());
     }
 
     private static int attemptsUntilFailure(Retrier retrier, Throwable error) {
@@ -77,7 +77,7 @@ class RetrierTest {
                 super("INSUFFICIENT_BALANCE", "balance too low");
             }
         }
-        RetryPolicy eager = fixed(1).classifier(RetryClassifier.builder()
+        RetryConfig eager = fixed(1).classifier(RetryClassifier.builder()
                 .retryFor(List.of(RuntimeException.class)).noRetryFor(List.of(NonRetryableException.class)).build())
                 .build();
         assertThat(attemptsUntilFailure(retrier(eager), new InsufficientBalance())).isEqualTo(1);
@@ -122,7 +122,7 @@ class RetrierTest {
 
     @Test
     void C1_aRealRetryLoopFitsInsideTheBudget() {
-        Retrier real = Retrier.of("Test.real", RetryPolicy.custom().maxAttempts(50)
+        Retrier real = Retrier.of("Test.real", RetryConfig.custom().maxAttempts(50)
                 .backOff(new ExponentialBackOff(Duration.ofMillis(20), 2.0, Duration.ofMillis(200))).build());
         long start = System.nanoTime();
         try (TraceScope scope = TraceContextHolder.open(TraceContext.empty()
@@ -176,7 +176,7 @@ class RetrierTest {
 
     @Test
     void RP3_thereIsAlwaysAnIntervalBetweenAttempts() {
-        RetryPolicy defaults = RetryPolicy.ofDefaults();
+        RetryConfig defaults = RetryConfig.ofDefaults();
         long sum = 0;
         int draws = 2_000;
         for (int i = 0; i < draws; i++) {
@@ -288,7 +288,7 @@ class RetrierTest {
     @Test
     void theProgrammaticApiRunsWithoutSpring() throws Throwable {
         AtomicInteger attempts = new AtomicInteger();
-        String result = Retrier.of("inventory.reserve", RetryPolicy.custom()
+        String result = Retrier.of("inventory.reserve", RetryConfig.custom()
                 .backOff(new FixedBackOff(Duration.ofMillis(5))).build()).call(() -> {
                     if (attempts.incrementAndGet() < 2) {
                         throw new ConnectException("refused");

@@ -114,7 +114,7 @@ public class IdempotencyAutoConfiguration {
     public IdempotentExecutor idempotentExecutor(IdempotencyStore store, ResponseCodec codec,
             ObjectProvider<IdempotencyObserver> observer, ObjectProvider<IdempotencyStoreDecorator> decorator) {
         IdempotencyStoreDecorator wrap = decorator.getIfAvailable(() -> plain -> plain);
-        return IdempotentExecutor.builder(wrap.decorate(store)).codec(codec)
+        return IdempotentExecutor.builder(wrap.decorate(store), codec)
                 .observer(IdempotencyObserver.composite(observer.orderedStream().toList())).build();
     }
 

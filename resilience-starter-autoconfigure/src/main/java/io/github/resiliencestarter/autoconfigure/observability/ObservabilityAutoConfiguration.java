@@ -12,8 +12,8 @@ import io.github.resiliencestarter.micrometer.ObservationEvents;
 import io.github.resiliencestarter.micrometer.ResilienceMetrics;
 import io.github.resiliencestarter.retry.RetryConfigRegistry;
 import io.github.resiliencestarter.spring.actuate.IdempotencyStoreHealthIndicator;
-import io.github.resiliencestarter.spring.actuate.ResilienceAdvisor;
 import io.github.resiliencestarter.spring.actuate.ResilienceEndpoint;
+import io.github.resiliencestarter.spring.actuate.ResilienceSettingsInspector;
 import io.github.resiliencestarter.spring.aop.IdempotentOperationSource;
 import io.github.resiliencestarter.spring.aop.RetryOperationSource;
 import io.github.resiliencestarter.spring.aop.TimeoutOperationSource;
@@ -131,10 +131,10 @@ public class ObservabilityAutoConfiguration {
          */
         @Bean
         @ConditionalOnMissingBean
-        ResilienceAdvisor resilienceAdvisor(ObjectProvider<TimeoutOperationSource> timeouts,
+        ResilienceSettingsInspector resilienceSettingsInspector(ObjectProvider<TimeoutOperationSource> timeouts,
                 ObjectProvider<RetryOperationSource> retries, ObjectProvider<ResilienceMetrics> metrics,
                 ObservabilityProperties properties) {
-            return new ResilienceAdvisor(timeouts.getIfAvailable(), retries.getIfAvailable(),
+            return new ResilienceSettingsInspector(timeouts.getIfAvailable(), retries.getIfAvailable(),
                     metrics.getIfAvailable(), properties.getAdvisorMinSamples());
         }
 
@@ -155,7 +155,7 @@ public class ObservabilityAutoConfiguration {
         ResilienceEndpoint resilienceEndpoint(ObjectProvider<TimeoutOperationSource> timeouts,
                 ObjectProvider<RetryOperationSource> retries, ObjectProvider<IdempotentOperationSource> idempotents,
                 ObjectProvider<IdempotencyStore> store, ObjectProvider<RetryConfigRegistry> retryRegistry,
-                ObjectProvider<ResilienceAdvisor> advisor) {
+                ObjectProvider<ResilienceSettingsInspector> advisor) {
             return new ResilienceEndpoint(timeouts, retries, idempotents, store, retryRegistry, advisor);
         }
     }

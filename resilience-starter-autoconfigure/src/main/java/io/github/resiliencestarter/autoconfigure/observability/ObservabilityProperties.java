@@ -1,6 +1,6 @@
 package io.github.resiliencestarter.autoconfigure.observability;
 
-import io.github.resiliencestarter.spring.actuate.ResilienceAdvisor;
+import io.github.resiliencestarter.spring.actuate.ResilienceSettingsInspector;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /** Observability settings ({@code resilience.observability.*}). */
@@ -11,7 +11,7 @@ public class ObservabilityProperties {
     private boolean metrics = true;
 
     /** Successful calls of a @Timeout method needed before its p99 is compared with its timeout (rule T-2). */
-    private long advisorMinSamples = ResilienceAdvisor.DEFAULT_MIN_SAMPLES;
+    private long advisorMinSamples = ResilienceSettingsInspector.DEFAULT_MIN_SAMPLES;
 
     public boolean isMetrics() {
         return metrics;

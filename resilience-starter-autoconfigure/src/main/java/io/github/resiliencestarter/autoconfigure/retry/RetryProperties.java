@@ -1,15 +1,16 @@
 package io.github.resiliencestarter.autoconfigure.retry;
 
 import io.github.resiliencestarter.context.TimeSource;
-import io.github.resiliencestarter.retry.BackOffType;
-import io.github.resiliencestarter.retry.JitterType;
+import io.github.resiliencestarter.retry.RetryAfterSource;
 import io.github.resiliencestarter.retry.RetryBudget;
 import io.github.resiliencestarter.retry.RetryClassifier;
+import io.github.resiliencestarter.retry.RetryConfig;
 import io.github.resiliencestarter.retry.RetryConfigRegistry;
-import io.github.resiliencestarter.retry.RetryPolicy;
 import io.github.resiliencestarter.retry.RetryRule;
-import io.github.resiliencestarter.retry.support.BackOffs;
-import io.github.resiliencestarter.retry.support.ExponentialBackOff;
+import io.github.resiliencestarter.retry.backoff.BackOffType;
+import io.github.resiliencestarter.retry.backoff.BackOffs;
+import io.github.resiliencestarter.retry.backoff.ExponentialBackOff;
+import io.github.resiliencestarter.retry.backoff.JitterType;
 import io.github.resiliencestarter.retry.support.RatioRetryBudget;
 import io.github.resiliencestarter.spring.aop.RetrySafetyMode;
 import java.time.Duration;
@@ -58,7 +59,7 @@ public class RetryProperties extends RetrySettings {
 
     /** Starts from the engine's defaults, so they show up as this class's values. */
     public RetryProperties() {
-        setMaxAttempts(RetryPolicy.DEFAULT_MAX_ATTEMPTS);
+        setMaxAttempts(RetryConfig.DEFAULT_MAX_ATTEMPTS);
         setBackoff(BackOffType.EXPONENTIAL);
         setDelay(ExponentialBackOff.DEFAULT_INITIAL);
         setMaxDelay(ExponentialBackOff.DEFAULT_MAX);
@@ -133,13 +134,13 @@ public class RetryProperties extends RetrySettings {
         RetryClassifier.Builder classifier = RetryClassifier.builder();
         for (RetryRule rule : rules) {
             classifier.rule(rule);
-            if (rule instanceof RetryClassifier.RetryAfterSource source) {
+            if (rule instanceof RetryAfterSource source) {
                 classifier.retryAfterSource(source);
             }
         }
-        RetryPolicy engineDefaults = RetryPolicy.custom().classifier(classifier.build()).build();
-        RetryPolicy defaults = merge(engineDefaults, this, "resilience.retry");
-        Map<String, RetryPolicy> named = new LinkedHashMap<>();
+        RetryConfig engineDefaults = RetryConfig.custom().classifier(classifier.build()).build();
+        RetryConfig defaults = merge(engineDefaults, this, "resilience.retry");
+        Map<String, RetryConfig> named = new LinkedHashMap<>();
         instances.forEach((name, instance) -> named.put(name,
                 merge(defaults, instance, "resilience.retry.instances." + name)));
         return RetryConfigRegistry.of(defaults, named, name -> {
@@ -149,8 +150,8 @@ public class RetryProperties extends RetrySettings {
         });
     }
 
-    private RetryPolicy merge(RetryPolicy base, RetrySettings settings, String prefix) {
-        RetryPolicy.Builder builder = RetryPolicy.from(base);
+    private RetryConfig merge(RetryConfig base, RetrySettings settings, String prefix) {
+        RetryConfig.Builder builder = RetryConfig.from(base);
         if (settings.getMaxAttempts() != null) {
             int attempts = settings.getMaxAttempts();
             if (attempts < 1 || attempts > maxAttemptsCap) {

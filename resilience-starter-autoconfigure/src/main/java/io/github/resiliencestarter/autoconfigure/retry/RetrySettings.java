@@ -1,7 +1,7 @@
 package io.github.resiliencestarter.autoconfigure.retry;
 
-import io.github.resiliencestarter.retry.BackOffType;
-import io.github.resiliencestarter.retry.JitterType;
+import io.github.resiliencestarter.retry.backoff.BackOffType;
+import io.github.resiliencestarter.retry.backoff.JitterType;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -18,8 +18,8 @@ import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.idempotent.redis.RedisIdempotencyStore;
 import io.github.resiliencestarter.retry.RetryableException;
 import io.github.resiliencestarter.spring.actuate.IdempotencyStoreHealthIndicator;
-import io.github.resiliencestarter.spring.actuate.ResilienceAdvisor;
 import io.github.resiliencestarter.spring.actuate.ResilienceEndpoint;
+import io.github.resiliencestarter.spring.actuate.ResilienceSettingsInspector;
 import io.github.resiliencestarter.testsupport.DisposableRedis;
 import io.github.resiliencestarter.timeout.DeadlineExceededException;
 import io.micrometer.core.instrument.Meter;
@@ -113,7 +113,7 @@ class ObservabilityTest {
             for (int i = 0; i < 25; i++) {
                 orders.tight();
             }
-            List<String> warnings = context.getBean(ResilienceAdvisor.class).warnings();
+            List<String> warnings = context.getBean(ResilienceSettingsInspector.class).warnings();
             assertThat(warnings).anySatisfy(warning -> assertThat(warning).startsWith("T-2: @Timeout of Orders.tight")
                     .contains("is 100 ms"));
             assertThat(warnings).noneSatisfy(warning -> assertThat(warning).startsWith("T-2: @Timeout of Orders.quick"));
@@ -123,7 +123,7 @@ class ObservabilityTest {
     @Test
     void R3_andR1_theAdvisorWarnsAboutRetriesThatCannotFitAndDeclaredOnlyIdempotency() {
         runner.withBean(Orders.class).run(context -> {
-            List<String> warnings = context.getBean(ResilienceAdvisor.class).warnings();
+            List<String> warnings = context.getBean(ResilienceSettingsInspector.class).warnings();
             assertThat(warnings).anySatisfy(warning -> assertThat(warning).startsWith("R-3: @Retry on Orders.overlong"));
             assertThat(warnings).anySatisfy(warning -> assertThat(warning).startsWith("R-1: @Retry on Orders.flaky"));
         });

@@ -2,6 +2,7 @@ package io.github.resiliencestarter.retry.internal;
 
 import io.github.resiliencestarter.retry.NonRetryableException;
 import io.github.resiliencestarter.retry.RequestNotSentException;
+import io.github.resiliencestarter.retry.RetryAfterSource;
 import io.github.resiliencestarter.retry.RetryClassifier;
 import io.github.resiliencestarter.retry.RetryRule;
 import io.github.resiliencestarter.retry.RetryableException;
@@ -13,8 +14,8 @@ import io.github.resiliencestarter.timeout.TimeoutKinds;
 import io.github.resiliencestarter.timeout.TimeoutRejectedException;
 import java.io.EOFException;
 import java.net.ConnectException;
-import java.net.SocketException;
 import java.net.NoRouteToHostException;
+import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpTimeoutException;
@@ -28,7 +29,7 @@ import java.util.List;
  * starter's own exceptions, JDK network and JDBC exceptions, and (by name, without a dependency)
  * Resilience4j's open-circuit exception, which is never retried (rule O-3).
  */
-public final class DefaultRetryRules implements RetryRule, RetryClassifier.RetryAfterSource {
+public final class DefaultRetryRules implements RetryRule, RetryAfterSource {
 
     /** The shared instance. */
     public static final DefaultRetryRules INSTANCE = new DefaultRetryRules();

@@ -1,2 +1,2 @@
-/** Ready-made back-off, jitter and retry-budget strategies. */
+/** Ready-made retry-budget strategies. */
 package io.github.resiliencestarter.retry.support;

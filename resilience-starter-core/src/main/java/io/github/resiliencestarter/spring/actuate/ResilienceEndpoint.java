@@ -2,8 +2,8 @@ package io.github.resiliencestarter.spring.actuate;
 
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.retry.RetryBudget;
+import io.github.resiliencestarter.retry.RetryConfig;
 import io.github.resiliencestarter.retry.RetryConfigRegistry;
-import io.github.resiliencestarter.retry.RetryPolicy;
 import io.github.resiliencestarter.retry.support.RatioRetryBudget;
 import io.github.resiliencestarter.spring.aop.IdempotentOperation;
 import io.github.resiliencestarter.spring.aop.IdempotentOperationSource;
@@ -39,7 +39,7 @@ public class ResilienceEndpoint {
 
     private final ObjectProvider<RetryConfigRegistry> retryRegistry;
 
-    private final ObjectProvider<ResilienceAdvisor> advisor;
+    private final ObjectProvider<ResilienceSettingsInspector> advisor;
 
     /**
      * Creates the endpoint; every part is optional.
@@ -54,7 +54,7 @@ public class ResilienceEndpoint {
     public ResilienceEndpoint(ObjectProvider<TimeoutOperationSource> timeouts,
             ObjectProvider<RetryOperationSource> retries, ObjectProvider<IdempotentOperationSource> idempotents,
             ObjectProvider<IdempotencyStore> store, ObjectProvider<RetryConfigRegistry> retryRegistry,
-            ObjectProvider<ResilienceAdvisor> advisor) {
+            ObjectProvider<ResilienceSettingsInspector> advisor) {
         this.timeouts = timeouts;
         this.retries = retries;
         this.idempotents = idempotents;
@@ -86,7 +86,7 @@ public class ResilienceEndpoint {
         retryRegistry.ifAvailable(registry -> registry.budgets().forEach((name, budget) -> budgets.put(name,
                 describe(budget))));
         report.put("retryBudgets", budgets);
-        ResilienceAdvisor warnings = advisor.getIfAvailable();
+        ResilienceSettingsInspector warnings = advisor.getIfAvailable();
         report.put("warnings", warnings == null ? List.of() : warnings.warnings());
         return report;
     }
@@ -102,7 +102,7 @@ public class ResilienceEndpoint {
     }
 
     private static Map<String, Object> describe(RetryOperation op) {
-        RetryPolicy policy = op.retrier().policy();
+        RetryConfig policy = op.retrier().config();
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("maxAttempts", policy.maxAttempts());
         out.put("backOff", policy.backOff().toString());

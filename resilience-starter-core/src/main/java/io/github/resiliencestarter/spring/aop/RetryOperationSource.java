@@ -1,13 +1,13 @@
 package io.github.resiliencestarter.spring.aop;
 
 import io.github.resiliencestarter.annotation.Retry;
-import io.github.resiliencestarter.retry.BackOff;
-import io.github.resiliencestarter.retry.JitterType;
 import io.github.resiliencestarter.retry.Retrier;
+import io.github.resiliencestarter.retry.RetryConfig;
 import io.github.resiliencestarter.retry.RetryConfigRegistry;
 import io.github.resiliencestarter.retry.RetryObserver;
-import io.github.resiliencestarter.retry.RetryPolicy;
-import io.github.resiliencestarter.retry.support.BackOffs;
+import io.github.resiliencestarter.retry.backoff.BackOff;
+import io.github.resiliencestarter.retry.backoff.BackOffs;
+import io.github.resiliencestarter.retry.backoff.JitterType;
 import io.github.resiliencestarter.timeout.TimeoutRuntime;
 import java.lang.reflect.Method;
 import java.time.Duration;
@@ -67,8 +67,8 @@ public class RetryOperationSource extends AnnotatedOperationSource<Retry, RetryO
     protected RetryOperation build(Retry annotation, Method method, Class<?> targetClass) {
         String name = AnnotatedMethods.operationName(method, targetClass);
         String described = AnnotatedMethods.describe(method, targetClass);
-        RetryPolicy base = registry.policy(annotation.name());
-        RetryPolicy.Builder policy = RetryPolicy.from(base);
+        RetryConfig base = registry.policy(annotation.name());
+        RetryConfig.Builder policy = RetryConfig.from(base);
 
         int attempts = annotation.maxAttempts() == -1 ? base.maxAttempts() : annotation.maxAttempts();
         if (attempts < 1 || attempts > maxAttemptsCap) {
@@ -112,7 +112,7 @@ public class RetryOperationSource extends AnnotatedOperationSource<Retry, RetryO
         return new RetryOperation(name, retrier, fallback, declaredOnly);
     }
 
-    private void applySafetyGate(Method method, Retry annotation, String described, RetryPolicy.Builder policy) {
+    private void applySafetyGate(Method method, Retry annotation, String described, RetryConfig.Builder policy) {
         if (safetyGate.mode() == RetrySafetyMode.ALLOW || safetyGate.retriesAnyFailure(method, annotation)) {
             return;
         }

@@ -3,6 +3,7 @@ package io.github.resiliencestarter.spring.retry;
 import io.github.resiliencestarter.context.ResilienceHeaders;
 import io.github.resiliencestarter.context.TimeSource;
 import io.github.resiliencestarter.retry.RetryAfter;
+import io.github.resiliencestarter.retry.RetryAfterSource;
 import io.github.resiliencestarter.retry.RetryClassifier;
 import io.github.resiliencestarter.retry.RetryRule;
 import java.time.Duration;
@@ -22,7 +23,7 @@ import org.springframework.web.client.RestClientResponseException;
  * other HTTP 4xx, permanent data access failures and validation errors are not. Reads
  * {@code Retry-After} from 429 and 503 responses. Each part is active only when its library is.
  */
-public final class SpringRetryRules implements RetryRule, RetryClassifier.RetryAfterSource {
+public final class SpringRetryRules implements RetryRule, RetryAfterSource {
 
     private static final ClassLoader LOADER = SpringRetryRules.class.getClassLoader();
 

@@ -65,7 +65,7 @@ public abstract class IdempotencyStoreContract {
     }
 
     protected IdempotentExecutor executor() {
-        return IdempotentExecutor.builder(store()).codec(new Fastjson2ResponseCodec()).build();
+        return IdempotentExecutor.builder(store(), new Fastjson2ResponseCodec()).build();
     }
 
     protected static IdempotentCall call(String key, String fingerprint, Type type, IdempotencyConfig config) {
@@ -255,7 +255,7 @@ public abstract class IdempotencyStoreContract {
     void aLeaseExpiryRaceLeavesOneCompletedRecordAndTheLateOwnerIsRejectedAndCounted() throws Throwable {
         String key = key("lease-race");
         List<IdempotencyOutcome> outcomes = new java.util.concurrent.CopyOnWriteArrayList<>();
-        IdempotentExecutor executor = IdempotentExecutor.builder(store())
+        IdempotentExecutor executor = IdempotentExecutor.builder(store(), new Fastjson2ResponseCodec())
                 .observer((operation, outcome) -> outcomes.add(outcome)).build();
         // a lease too short to be kept alive: the slow first execution outlives it
         IdempotencyConfig shortLease = IdempotencyConfig.custom().lease(Duration.ofMillis(250)).build();
@@ -360,7 +360,7 @@ public abstract class IdempotencyStoreContract {
                 throw new IllegalStateException("cannot encode " + value);
             }
         };
-        IdempotentExecutor executor = IdempotentExecutor.builder(store()).codec(failingCodec).build();
+        IdempotentExecutor executor = IdempotentExecutor.builder(store(), failingCodec).build();
         AtomicInteger executions = new AtomicInteger();
         IdempotencyConfig config = IdempotencyConfig.ofDefaults();
 

@@ -6,11 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.resiliencestarter.idempotent.IdempotencyConfig;
 import io.github.resiliencestarter.idempotent.IdempotentCall;
 import io.github.resiliencestarter.idempotent.IdempotentExecutor;
+import io.github.resiliencestarter.idempotent.support.Fastjson2ResponseCodec;
 import io.github.resiliencestarter.idempotent.support.InMemoryIdempotencyStore;
 import io.github.resiliencestarter.retry.Retrier;
-import io.github.resiliencestarter.retry.RetryPolicy;
+import io.github.resiliencestarter.retry.RetryConfig;
 import io.github.resiliencestarter.retry.RetryableException;
-import io.github.resiliencestarter.retry.support.FixedBackOff;
+import io.github.resiliencestarter.retry.backoff.FixedBackOff;
 import io.github.resiliencestarter.spring.idempotent.RequestHeaders;
 import java.net.URI;
 import java.time.Duration;
@@ -41,10 +42,11 @@ class DerivedIdempotencyKeyInterceptorTest {
 
     @Test
     void C4_derivedKeysAreIdenticalAcrossARetriedAttemptAndAReExecution() throws Throwable {
-        IdempotentExecutor executor = IdempotentExecutor.builder(new InMemoryIdempotencyStore()).build();
+        IdempotentExecutor executor = IdempotentExecutor.builder(new InMemoryIdempotencyStore(),
+                new Fastjson2ResponseCodec()).build();
         IdempotentCall order = new IdempotentCall("ORDER_CREATE", "idem:ORDER_CREATE::A-1", "fp", String.class,
                 IdempotencyConfig.ofDefaults());
-        Retrier retrier = Retrier.of("Orders.create", RetryPolicy.custom()
+        Retrier retrier = Retrier.of("Orders.create", RetryConfig.custom()
                 .backOff(new FixedBackOff(Duration.ofMillis(1))).build());
 
         // execution 1: attempt 1 calls twice and fails (retryable), attempt 2 calls twice and fails for good

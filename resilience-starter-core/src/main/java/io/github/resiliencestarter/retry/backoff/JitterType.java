@@ -1,6 +1,5 @@
-package io.github.resiliencestarter.retry;
+package io.github.resiliencestarter.retry.backoff;
 
-import io.github.resiliencestarter.retry.support.Jitters;
 
 /** The jitter strategies selectable from annotations and properties; see {@link Jitters}. */
 public enum JitterType {

@@ -1,4 +1,4 @@
-package io.github.resiliencestarter.retry;
+package io.github.resiliencestarter.retry.backoff;
 
 /** The back-off strategies selectable from annotations and properties. */
 public enum BackOffType {

@@ -1,4 +1,4 @@
-package io.github.resiliencestarter.retry;
+package io.github.resiliencestarter.retry.backoff;
 
 /**
  * The base delay before a retry, before jitter is applied. Implementations are immutable and

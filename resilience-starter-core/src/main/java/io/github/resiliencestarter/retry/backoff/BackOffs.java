@@ -1,7 +1,5 @@
-package io.github.resiliencestarter.retry.support;
+package io.github.resiliencestarter.retry.backoff;
 
-import io.github.resiliencestarter.retry.BackOff;
-import io.github.resiliencestarter.retry.BackOffType;
 import java.time.Duration;
 
 /** Builds back-offs from settings, and overrides parts of an existing one. */

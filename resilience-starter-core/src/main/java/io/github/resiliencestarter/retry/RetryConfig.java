@@ -1,7 +1,9 @@
 package io.github.resiliencestarter.retry;
 
-import io.github.resiliencestarter.retry.support.ExponentialBackOff;
-import io.github.resiliencestarter.retry.support.Jitters;
+import io.github.resiliencestarter.retry.backoff.BackOff;
+import io.github.resiliencestarter.retry.backoff.ExponentialBackOff;
+import io.github.resiliencestarter.retry.backoff.Jitter;
+import io.github.resiliencestarter.retry.backoff.Jitters;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Predicate;
@@ -12,14 +14,14 @@ import java.util.function.Predicate;
  * storms. Build one with {@link #custom()}.
  *
  * <pre>{@code
- * RetryPolicy policy = RetryPolicy.custom()
+ * RetryConfig policy = RetryConfig.custom()
  *         .maxAttempts(3)
  *         .backOff(new ExponentialBackOff(Duration.ofMillis(100), 2.0, Duration.ofSeconds(1)))
  *         .jitter(Jitters.full())
  *         .build();
  * }</pre>
  */
-public final class RetryPolicy {
+public final class RetryConfig {
 
     /** Attempts, counting the first, when nothing else is configured. */
     public static final int DEFAULT_MAX_ATTEMPTS = 3;
@@ -30,7 +32,7 @@ public final class RetryPolicy {
      */
     public static final Duration DEFAULT_MIN_ATTEMPT_TIME = Duration.ofMillis(5);
 
-    private static final RetryPolicy DEFAULTS = custom().build();
+    private static final RetryConfig DEFAULTS = custom().build();
 
     private final int maxAttempts;
 
@@ -50,7 +52,7 @@ public final class RetryPolicy {
 
     private final boolean onlyUnsentFailures;
 
-    private RetryPolicy(Builder builder) {
+    private RetryConfig(Builder builder) {
         this.maxAttempts = builder.maxAttempts;
         this.backOff = builder.backOff;
         this.jitter = builder.jitter;
@@ -68,7 +70,7 @@ public final class RetryPolicy {
      *
      * @return the default policy
      */
-    public static RetryPolicy ofDefaults() {
+    public static RetryConfig ofDefaults() {
         return DEFAULTS;
     }
 
@@ -87,7 +89,7 @@ public final class RetryPolicy {
      * @param base the policy to copy
      * @return a new builder
      */
-    public static Builder from(RetryPolicy base) {
+    public static Builder from(RetryConfig base) {
         Builder builder = new Builder();
         builder.maxAttempts = base.maxAttempts;
         builder.backOff = base.backOff;
@@ -153,11 +155,11 @@ public final class RetryPolicy {
 
     @Override
     public String toString() {
-        return "RetryPolicy[maxAttempts=" + maxAttempts + ", backOff=" + backOff + ", attemptTimeout="
+        return "RetryConfig[maxAttempts=" + maxAttempts + ", backOff=" + backOff + ", attemptTimeout="
                 + attemptTimeout + ", onlyUnsentFailures=" + onlyUnsentFailures + "]";
     }
 
-    /** Builds a {@link RetryPolicy}; every setter validates its argument at once. */
+    /** Builds a {@link RetryConfig}; every setter validates its argument at once. */
     public static final class Builder {
 
         private int maxAttempts = DEFAULT_MAX_ATTEMPTS;
@@ -295,8 +297,8 @@ public final class RetryPolicy {
          *
          * @return the policy
          */
-        public RetryPolicy build() {
-            return new RetryPolicy(this);
+        public RetryConfig build() {
+            return new RetryConfig(this);
         }
     }
 }

@@ -1,4 +1,4 @@
-package io.github.resiliencestarter.retry;
+package io.github.resiliencestarter.retry.backoff;
 
 import java.util.random.RandomGenerator;
 

@@ -1,8 +1,8 @@
 package io.github.resiliencestarter.spring.actuate;
 
 import io.github.resiliencestarter.micrometer.ResilienceMetrics;
-import io.github.resiliencestarter.retry.BackOff;
-import io.github.resiliencestarter.retry.RetryPolicy;
+import io.github.resiliencestarter.retry.RetryConfig;
+import io.github.resiliencestarter.retry.backoff.BackOff;
 import io.github.resiliencestarter.spring.aop.RetryOperation;
 import io.github.resiliencestarter.spring.aop.RetryOperationSource;
 import io.github.resiliencestarter.spring.aop.TimeoutOperation;
@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * (R-3); a retry that rests only on {@code @Retry(idempotent = true)} (R-1). Each warning is also
  * logged once.
  */
-public class ResilienceAdvisor {
+public class ResilienceSettingsInspector {
 
     /** Headroom a timeout should keep above the downstream p99 (rule T-2). */
     public static final double P99_HEADROOM = 1.3;
@@ -36,7 +36,7 @@ public class ResilienceAdvisor {
     /** Successful calls needed before the p99 is trusted. */
     public static final long DEFAULT_MIN_SAMPLES = 100;
 
-    private static final Logger log = LoggerFactory.getLogger(ResilienceAdvisor.class);
+    private static final Logger log = LoggerFactory.getLogger(ResilienceSettingsInspector.class);
 
     private final TimeoutOperationSource timeouts;
 
@@ -56,7 +56,7 @@ public class ResilienceAdvisor {
      * @param metrics the recorded timers, or {@code null} without Micrometer (no T-2 check then)
      * @param minSamples successful calls needed before the p99 is trusted
      */
-    public ResilienceAdvisor(TimeoutOperationSource timeouts, RetryOperationSource retries, ResilienceMetrics metrics,
+    public ResilienceSettingsInspector(TimeoutOperationSource timeouts, RetryOperationSource retries, ResilienceMetrics metrics,
             long minSamples) {
         this.timeouts = timeouts;
         this.retries = retries;
@@ -119,7 +119,7 @@ public class ResilienceAdvisor {
     }
 
     private static Optional<String> retryFitWarning(TimeoutOperation timeout, RetryOperation retry) {
-        RetryPolicy policy = retry.retrier().policy();
+        RetryConfig policy = retry.retrier().config();
         BackOff backOff = policy.backOff();
         long waits = 0;
         for (int i = 1; i < policy.maxAttempts(); i++) {

@@ -1,7 +1,5 @@
-package io.github.resiliencestarter.retry.support;
+package io.github.resiliencestarter.retry.backoff;
 
-import io.github.resiliencestarter.retry.BackOff;
-import io.github.resiliencestarter.retry.Jitter;
 import java.util.random.RandomGenerator;
 
 /**

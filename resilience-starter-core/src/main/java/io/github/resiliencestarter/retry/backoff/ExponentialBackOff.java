@@ -1,6 +1,5 @@
-package io.github.resiliencestarter.retry.support;
+package io.github.resiliencestarter.retry.backoff;
 
-import io.github.resiliencestarter.retry.BackOff;
 import java.time.Duration;
 import java.util.random.RandomGenerator;
 

@@ -1,0 +1,38 @@
+package io.github.resiliencestarter.core;
+
+import java.util.function.Function;
+
+/**
+ * The one walk of a cause chain: a failure and its causes, nearest first, at most
+ * {@value #MAX_DEPTH} deep so a cyclic or absurdly long chain cannot loop. Retry classification,
+ * {@code Retry-After} lookup and timeout recognition all read failures through it.
+ */
+public final class Causes {
+
+    /** How many throwables of a chain are looked at, the failure itself included. */
+    public static final int MAX_DEPTH = 16;
+
+    private Causes() {
+    }
+
+    /**
+     * The first answer {@code probe} gives along the chain.
+     *
+     * @param error the failure, possibly {@code null}
+     * @param probe asked about each throwable on its own (not its causes); {@code null} means "no
+     *     answer here, look further"
+     * @param <R> the answer type
+     * @return the first non-null answer, or {@code null}
+     */
+    public static <R> R firstAnswer(Throwable error, Function<Throwable, R> probe) {
+        Throwable current = error;
+        for (int depth = 0; current != null && depth < MAX_DEPTH; depth++) {
+            R answer = probe.apply(current);
+            if (answer != null) {
+                return answer;
+            }
+            current = current.getCause();
+        }
+        return null;
+    }
+}

@@ -4,10 +4,10 @@ import io.github.resiliencestarter.autoconfigure.ConditionalOnResilienceEnabled;
 import io.github.resiliencestarter.core.ContextPropagator;
 import io.github.resiliencestarter.micrometer.TraceContextAccessor;
 import io.github.resiliencestarter.spring.jdbc.DeadlineBoundDataSourcePostProcessor;
-import io.github.resiliencestarter.spring.security.SecurityContextPropagator;
 import io.github.resiliencestarter.spring.redis.DeadlineBoundRedisConnectionFactoryPostProcessor;
-import io.micrometer.context.ContextRegistry;
+import io.github.resiliencestarter.spring.security.SecurityContextPropagator;
 import io.github.resiliencestarter.spring.task.TraceContextTaskDecorator;
+import io.micrometer.context.ContextRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -50,6 +50,7 @@ public class PropagationAutoConfiguration {
     @Bean
     @ConditionalOnClass(name = "org.springframework.jdbc.datasource.DelegatingDataSource")
     @ConditionalOnBooleanProperty(name = "resilience.propagation.bound-jdbc-statements")
+    @ConditionalOnMissingBean
     public static DeadlineBoundDataSourcePostProcessor deadlineBoundDataSourcePostProcessor() {
         return new DeadlineBoundDataSourcePostProcessor();
     }
@@ -62,6 +63,7 @@ public class PropagationAutoConfiguration {
     @Bean
     @ConditionalOnClass(name = "org.springframework.data.redis.connection.RedisConnectionFactory")
     @ConditionalOnBooleanProperty(name = "resilience.propagation.bound-redis-commands")
+    @ConditionalOnMissingBean
     public static DeadlineBoundRedisConnectionFactoryPostProcessor deadlineBoundRedisConnectionFactoryPostProcessor() {
         return new DeadlineBoundRedisConnectionFactoryPostProcessor();
     }

@@ -30,8 +30,8 @@ public final class RetryConfigRegistry {
     /**
      * Creates a registry.
      *
-     * @param defaults the policy of unnamed and unknown instances
-     * @param instances policies per instance name
+     * @param defaults the settings of unnamed and unknown instances
+     * @param instances settings per instance name
      * @param budgetFactory makes the budget of a name on first use
      * @return the registry
      */
@@ -50,12 +50,12 @@ public final class RetryConfigRegistry {
     }
 
     /**
-     * The policy of {@code name}, or the defaults when no such instance is configured.
+     * The settings of {@code name}, or the defaults when no such instance is configured.
      *
      * @param name an instance name, possibly empty or {@code null}
-     * @return the policy
+     * @return the settings
      */
-    public RetryConfig policy(String name) {
+    public RetryConfig config(String name) {
         if (name == null || name.isEmpty()) {
             return defaults;
         }

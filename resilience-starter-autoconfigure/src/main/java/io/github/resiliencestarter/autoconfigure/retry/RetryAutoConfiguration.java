@@ -56,12 +56,14 @@ public class RetryAutoConfiguration {
      *
      * @param properties the bound properties
      * @param rules classification rules, asked before the defaults
+     * @param customizers adjust named instances in code
      * @return the registry
      */
     @Bean
     @ConditionalOnMissingBean
-    public RetryConfigRegistry retryConfigRegistry(RetryProperties properties, ObjectProvider<RetryRule> rules) {
-        return properties.toRegistry(rules.orderedStream().toList());
+    public RetryConfigRegistry retryConfigRegistry(RetryProperties properties, ObjectProvider<RetryRule> rules,
+            ObjectProvider<RetryConfigCustomizer> customizers) {
+        return properties.toRegistry(rules.orderedStream().toList(), customizers.orderedStream().toList());
     }
 
     /**

@@ -128,9 +128,10 @@ public class RetryProperties extends RetrySettings {
      * The registry these properties describe.
      *
      * @param rules extra classification rules (Spring's exception types), asked before the defaults
-     * @return default and named policies, with a budget per name
+     * @param customizers adjust named instances in code, after the properties
+     * @return default and named settings, with a budget per name
      */
-    public RetryConfigRegistry toRegistry(List<? extends RetryRule> rules) {
+    public RetryConfigRegistry toRegistry(List<? extends RetryRule> rules, List<RetryConfigCustomizer> customizers) {
         RetryClassifier.Builder classifier = RetryClassifier.builder();
         for (RetryRule rule : rules) {
             classifier.rule(rule);
@@ -143,6 +144,11 @@ public class RetryProperties extends RetrySettings {
         Map<String, RetryConfig> named = new LinkedHashMap<>();
         instances.forEach((name, instance) -> named.put(name,
                 merge(defaults, instance, "resilience.retry.instances." + name)));
+        for (RetryConfigCustomizer customizer : customizers) {
+            RetryConfig.Builder builder = RetryConfig.from(named.getOrDefault(customizer.name(), defaults));
+            customizer.customize(builder);
+            named.put(customizer.name(), builder.build());
+        }
         return RetryConfigRegistry.of(defaults, named, name -> {
             RetryInstanceProperties instance = instances.get(name);
             boolean exempt = instance != null && Boolean.FALSE.equals(instance.getBudgetEnabled());

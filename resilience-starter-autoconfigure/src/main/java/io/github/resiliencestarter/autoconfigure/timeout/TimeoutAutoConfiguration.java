@@ -37,12 +37,14 @@ public class TimeoutAutoConfiguration {
      * Default and named settings.
      *
      * @param properties the bound properties
+     * @param customizers adjust named instances in code
      * @return the registry
      */
     @Bean
     @ConditionalOnMissingBean
-    public TimeoutConfigRegistry timeoutConfigRegistry(TimeoutProperties properties) {
-        return properties.toRegistry();
+    public TimeoutConfigRegistry timeoutConfigRegistry(TimeoutProperties properties,
+            ObjectProvider<TimeoutConfigCustomizer> customizers) {
+        return properties.toRegistry(customizers.orderedStream().toList());
     }
 
     /**

@@ -6,6 +6,7 @@ import io.github.resiliencestarter.timeout.TimeoutRuntime;
 import io.github.resiliencestarter.timeout.support.TimeoutExecutors;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -55,10 +56,15 @@ public class TimeoutProperties extends TimeoutInstanceProperties {
      *
      * @return default and named settings
      */
-    public TimeoutConfigRegistry toRegistry() {
+    public TimeoutConfigRegistry toRegistry(List<TimeoutConfigCustomizer> customizers) {
         TimeoutConfig defaults = merge(TimeoutConfig.ofDefaults(), this);
         Map<String, TimeoutConfig> named = new LinkedHashMap<>();
         instances.forEach((name, instance) -> named.put(name, merge(defaults, instance)));
+        for (TimeoutConfigCustomizer customizer : customizers) {
+            TimeoutConfig.Builder builder = TimeoutConfig.from(named.getOrDefault(customizer.name(), defaults));
+            customizer.customize(builder);
+            named.put(customizer.name(), builder.build());
+        }
         return TimeoutConfigRegistry.of(defaults, named);
     }
 

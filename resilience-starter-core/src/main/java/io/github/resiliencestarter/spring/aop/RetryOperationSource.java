@@ -67,7 +67,7 @@ public class RetryOperationSource extends AnnotatedOperationSource<Retry, RetryO
     protected RetryOperation build(Retry annotation, Method method, Class<?> targetClass) {
         String name = AnnotatedMethods.operationName(method, targetClass);
         String described = AnnotatedMethods.describe(method, targetClass);
-        RetryConfig base = registry.policy(annotation.name());
+        RetryConfig base = registry.config(annotation.name());
         RetryConfig.Builder policy = RetryConfig.from(base);
 
         int attempts = annotation.maxAttempts() == -1 ? base.maxAttempts() : annotation.maxAttempts();

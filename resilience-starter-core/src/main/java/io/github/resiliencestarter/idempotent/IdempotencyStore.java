@@ -9,7 +9,7 @@ package io.github.resiliencestarter.idempotent;
  * <p>Requests and records are small records ({@link Claim}, {@link Completion},
  * {@link IdempotencyRecord}, {@link StoredResponse}), so a field added later does not break an
  * implementation. A store proves itself by passing the contract suite shipped in this module's
- * test jar ({@code IdempotencyStoreContract}); see {@code docs/extending.md}.
+ * test jar ({@code IdempotencyStoreContractTest}); see {@code docs/extending.md}.
  *
  * <p>Times are decided by the store (for example Redis {@code TIME} or the database clock where
  * possible), so nodes with skewed clocks agree on leases.

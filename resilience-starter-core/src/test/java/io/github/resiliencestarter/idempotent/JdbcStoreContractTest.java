@@ -1,6 +1,6 @@
 package io.github.resiliencestarter.idempotent;
 
-import io.github.resiliencestarter.idempotent.contract.IdempotencyStoreContract;
+import io.github.resiliencestarter.idempotent.contract.IdempotencyStoreContractTest;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyPurger;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyStore;
 import io.github.resiliencestarter.testsupport.StoreFixtures;
@@ -10,7 +10,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The contract on a real MySQL-compatible server. */
-class JdbcStoreContractTest extends IdempotencyStoreContract {
+class JdbcStoreContractTest extends IdempotencyStoreContractTest {
 
     private final JdbcIdempotencyStore store = StoreFixtures.mysqlStore();
 

@@ -1,6 +1,6 @@
 package io.github.resiliencestarter.idempotent;
 
-import io.github.resiliencestarter.idempotent.contract.IdempotencyStoreContract;
+import io.github.resiliencestarter.idempotent.contract.IdempotencyStoreContractTest;
 import io.github.resiliencestarter.idempotent.redis.RedisIdempotencyStore;
 import io.github.resiliencestarter.testsupport.DisposableRedisCluster;
 import org.junit.jupiter.api.AfterAll;
@@ -13,7 +13,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * The same contract, unchanged, on a three-master Redis Cluster: every script touches one key, so
  * each runs on the node that owns the key's slot.
  */
-class RedisClusterStoreContractTest extends IdempotencyStoreContract {
+class RedisClusterStoreContractTest extends IdempotencyStoreContractTest {
 
     private static DisposableRedisCluster cluster;
 

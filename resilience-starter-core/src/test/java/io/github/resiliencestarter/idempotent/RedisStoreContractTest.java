@@ -1,13 +1,13 @@
 package io.github.resiliencestarter.idempotent;
 
-import io.github.resiliencestarter.idempotent.contract.IdempotencyStoreContract;
+import io.github.resiliencestarter.idempotent.contract.IdempotencyStoreContractTest;
 import io.github.resiliencestarter.testsupport.StoreFixtures;
 import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The contract on a real Redis server. */
-class RedisStoreContractTest extends IdempotencyStoreContract {
+class RedisStoreContractTest extends IdempotencyStoreContractTest {
 
     private final IdempotencyStore store = StoreFixtures.redisStore();
 

@@ -47,7 +47,7 @@ import org.junit.jupiter.api.Test;
  * server. Subclasses provide the store; a third-party store runs the same suite from this
  * module's test jar (see {@code docs/extending.md}).
  */
-public abstract class IdempotencyStoreContract {
+public abstract class IdempotencyStoreContractTest {
 
     protected final String run = TraceIds.generate().substring(0, 8);
 
@@ -138,7 +138,7 @@ public abstract class IdempotencyStoreContract {
     @Test
     void I5_theReplayKeepsTheDeclaredGenericType() throws Throwable {
         String key = key("typed");
-        Type type = IdempotencyStoreContract.class.getDeclaredMethod("envelopeOfString").getGenericReturnType();
+        Type type = IdempotencyStoreContractTest.class.getDeclaredMethod("envelopeOfString").getGenericReturnType();
         IdempotencyConfig config = IdempotencyConfig.ofDefaults();
         executor().execute(call(key, "fp", type, config), () -> new Envelope<>("ORDER-9"));
         IdempotentResult<Object> replay = executor().execute(call(key, "fp", type, config), () -> null);

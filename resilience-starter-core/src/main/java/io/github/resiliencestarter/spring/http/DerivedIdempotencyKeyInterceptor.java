@@ -29,7 +29,8 @@ public class DerivedIdempotencyKeyInterceptor implements ClientHttpRequestInterc
             throws IOException {
         TraceContext context = TraceContextHolder.current();
         IdempotentExecution idempotent = context.idempotentExecution();
-        if (idempotent != null && !request.getHeaders().containsKey(RequestHeaders.IDEMPOTENCY_KEY)) {
+        // getFirst, not containsKey: HttpHeaders is no longer a MultiValueMap in Spring Framework 7
+        if (idempotent != null && request.getHeaders().getFirst(RequestHeaders.IDEMPOTENCY_KEY) == null) {
             int sequence = idempotent.nextOutboundSequence(context.attempt());
             String derived = IdempotencyKeys.sha256(idempotent.key() + '\n' + request.getMethod().name() + '\n'
                     + request.getURI().getHost() + request.getURI().getPath() + '\n' + sequence);

@@ -75,4 +75,23 @@ class DerivedIdempotencyKeyInterceptorTest {
         call(HttpMethod.GET, "http://inventory/stock");
         assertThat(sent).containsExactly((String) null);
     }
+
+    @Test
+    void aKeySetExplicitlyOnTheRequestIsLeftAlone() throws Throwable {
+        IdempotentExecutor executor = IdempotentExecutor.builder(new InMemoryIdempotencyStore(),
+                new Fastjson2ResponseCodec()).build();
+        IdempotentCall order = new IdempotentCall("ORDER_CREATE", "idem:ORDER_CREATE::A-2", "fp", String.class,
+                IdempotencyConfig.ofDefaults());
+        executor.execute(order, () -> {
+            MockClientHttpRequest request = new MockClientHttpRequest(HttpMethod.POST, URI.create("http://pay/charge"));
+            request.getHeaders().set(RequestHeaders.IDEMPOTENCY_KEY, "chosen-by-the-caller");
+            interceptor.intercept(request, new byte[0], recording);
+            call(HttpMethod.POST, "http://pay/charge");
+            return "done";
+        });
+
+        assertThat(sent).hasSize(2);
+        assertThat(sent.get(0)).isEqualTo("chosen-by-the-caller");
+        assertThat(sent.get(1)).isNotNull().hasSize(64);
+    }
 }

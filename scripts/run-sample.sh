@@ -1,7 +1,16 @@
 #!/usr/bin/env bash
 # Builds the starter and runs the sample on its embedded defaults (no external server).
 # Extra arguments go to the application, e.g. scripts/run-sample.sh --server.port=9090
+#
+# The Spring Boot line: 3 (default, Boot 3.5) or 4 (Boot 4.0), e.g. BOOT_LINE=4 scripts/run-sample.sh
+# The starter is one artifact for both lines; only the sample's own build changes.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+BOOT_LINE="${BOOT_LINE:-3}"
 ./mvnw -B -q -ntp -DskipTests install
+case "$BOOT_LINE" in
+  3) ;;
+  4) ./mvnw -B -q -ntp -DskipTests -Pboot4 -pl resilience-starter-sample package ;;
+  *) echo "BOOT_LINE must be 3 or 4, not '$BOOT_LINE'" >&2; exit 2 ;;
+esac
 exec java -jar resilience-starter-sample/target/resilience-starter-sample-0.1.0-SNAPSHOT.jar "$@"

@@ -5,4 +5,7 @@
  * and {@code idempotent}) are plain Java and usable without Spring. Spring glue lives under
  * {@code spring}; the layering is enforced by an ArchUnit test.
  */
+@NullMarked
 package io.github.resiliencestarter;
+
+import org.jspecify.annotations.NullMarked;

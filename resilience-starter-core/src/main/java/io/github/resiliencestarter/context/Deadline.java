@@ -2,6 +2,7 @@ package io.github.resiliencestarter.context;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A point in monotonic time after which work is no longer wanted.
@@ -64,7 +65,7 @@ public final class Deadline {
      * @param b a deadline or {@code null}
      * @return the earlier one, or {@code null} when both are absent
      */
-    public static Deadline earlierOf(Deadline a, Deadline b) {
+    public static @Nullable Deadline earlierOf(@Nullable Deadline a, @Nullable Deadline b) {
         if (a == null) {
             return b;
         }

@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.context;
 
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,7 +37,8 @@ public final class InboundBudget {
      * @param max the largest budget a caller may grant, or {@code null} for no cap
      * @return the budget, or {@code null} when no header carried a valid one
      */
-    public static Duration smallest(String budgetMs, String grpcTimeout, String envoyMs, Duration max) {
+    public static @Nullable Duration smallest(@Nullable String budgetMs, @Nullable String grpcTimeout,
+            @Nullable String envoyMs, @Nullable Duration max) {
         long nanos = minValid(
                 millisToNanos(parseMillis(budgetMs, ResilienceHeaders.TIMEOUT_BUDGET_MS)),
                 parseGrpcTimeoutNanos(grpcTimeout),
@@ -55,7 +57,7 @@ public final class InboundBudget {
      * @param header the header's name, for the debug log
      * @return the milliseconds, or -1 when absent or malformed
      */
-    static long parseMillis(String value, String header) {
+    static long parseMillis(@Nullable String value, String header) {
         if (value == null) {
             return INVALID;
         }
@@ -73,7 +75,7 @@ public final class InboundBudget {
      * @param value the header value, possibly {@code null}
      * @return the nanoseconds, or -1 when absent or malformed
      */
-    static long parseGrpcTimeoutNanos(String value) {
+    static long parseGrpcTimeoutNanos(@Nullable String value) {
         if (value == null) {
             return INVALID;
         }

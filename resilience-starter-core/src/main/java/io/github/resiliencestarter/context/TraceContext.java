@@ -1,5 +1,7 @@
 package io.github.resiliencestarter.context;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * An immutable snapshot of what travels with a request: its trace id, its deadline, the
  * idempotent execution in progress and the current retry attempt.
@@ -12,15 +14,16 @@ public final class TraceContext {
 
     private static final TraceContext EMPTY = new TraceContext(null, null, null, 0);
 
-    private final String traceId;
+    private final @Nullable String traceId;
 
-    private final Deadline deadline;
+    private final @Nullable Deadline deadline;
 
-    private final IdempotentExecution idempotentExecution;
+    private final @Nullable IdempotentExecution idempotentExecution;
 
     private final int attempt;
 
-    private TraceContext(String traceId, Deadline deadline, IdempotentExecution idempotentExecution, int attempt) {
+    private TraceContext(@Nullable String traceId, @Nullable Deadline deadline,
+            @Nullable IdempotentExecution idempotentExecution, int attempt) {
         this.traceId = traceId;
         this.deadline = deadline;
         this.idempotentExecution = idempotentExecution;
@@ -41,7 +44,7 @@ public final class TraceContext {
      *
      * @return the trace id
      */
-    public String traceId() {
+    public @Nullable String traceId() {
         return traceId;
     }
 
@@ -50,7 +53,7 @@ public final class TraceContext {
      *
      * @return the deadline
      */
-    public Deadline deadline() {
+    public @Nullable Deadline deadline() {
         return deadline;
     }
 
@@ -68,7 +71,7 @@ public final class TraceContext {
      *
      * @return the execution's handle
      */
-    public IdempotentExecution idempotentExecution() {
+    public @Nullable IdempotentExecution idempotentExecution() {
         return idempotentExecution;
     }
 
@@ -98,7 +101,7 @@ public final class TraceContext {
      * @param newDeadline a deadline, or {@code null} to keep the current one
      * @return the new snapshot, or this one when nothing changes
      */
-    public TraceContext withDeadline(Deadline newDeadline) {
+    public TraceContext withDeadline(@Nullable Deadline newDeadline) {
         Deadline effective = Deadline.earlierOf(deadline, newDeadline);
         return effective == deadline ? this : new TraceContext(traceId, effective, idempotentExecution, attempt);
     }

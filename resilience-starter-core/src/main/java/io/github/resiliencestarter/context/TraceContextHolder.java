@@ -2,6 +2,7 @@ package io.github.resiliencestarter.context;
 
 import com.alibaba.ttl.TransmittableThreadLocal;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.MDC;
 
 /**
@@ -23,7 +24,7 @@ public final class TraceContextHolder {
 
     private static final TransmittableThreadLocal<TraceContext> CURRENT = new TransmittableThreadLocal<>() {
         @Override
-        protected TraceContext childValue(TraceContext parentValue) {
+        protected @Nullable TraceContext childValue(TraceContext parentValue) {
             // a pool thread created during a request must not keep that request's context forever
             return null;
         }
@@ -67,7 +68,7 @@ public final class TraceContextHolder {
         return new TraceScope(previous, previousMdc);
     }
 
-    static void restore(TraceContext previous, String previousMdc) {
+    static void restore(@Nullable TraceContext previous, @Nullable String previousMdc) {
         // the empty context rather than remove(): TTL's per-thread bookkeeping then stays put
         CURRENT.set(previous != null ? previous : TraceContext.empty());
         if (previousMdc == TraceScope.MDC_UNTOUCHED) {
@@ -86,31 +87,32 @@ public final class TraceContextHolder {
 
     /** Carries the whole MDC with every TTL-wrapped task, and restores the worker's own afterwards. */
     private static final class MdcTransmittee
-            implements TransmittableThreadLocal.Transmitter.Transmittee<Map<String, String>, Map<String, String>> {
+            implements TransmittableThreadLocal.Transmitter.Transmittee<
+                    @Nullable Map<String, String>, @Nullable Map<String, String>> {
 
         @Override
-        public Map<String, String> capture() {
+        public @Nullable Map<String, String> capture() {
             return MDC.getCopyOfContextMap();
         }
 
         @Override
-        public Map<String, String> replay(Map<String, String> captured) {
+        public @Nullable Map<String, String> replay(@Nullable Map<String, String> captured) {
             Map<String, String> backup = MDC.getCopyOfContextMap();
             setOrClear(captured);
             return backup;
         }
 
         @Override
-        public Map<String, String> clear() {
+        public @Nullable Map<String, String> clear() {
             return replay(null);
         }
 
         @Override
-        public void restore(Map<String, String> backup) {
+        public void restore(@Nullable Map<String, String> backup) {
             setOrClear(backup);
         }
 
-        private static void setOrClear(Map<String, String> map) {
+        private static void setOrClear(@Nullable Map<String, String> map) {
             if (map == null || map.isEmpty()) {
                 MDC.clear();
             } else {

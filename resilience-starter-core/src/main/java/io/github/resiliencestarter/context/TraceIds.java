@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.context;
 
 import java.util.concurrent.ThreadLocalRandom;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Validates inbound trace ids and makes new ones.
@@ -25,7 +26,7 @@ public final class TraceIds {
      * @param candidate an inbound value, possibly {@code null}
      * @return {@code true} when it may be used as is
      */
-    public static boolean isValid(String candidate) {
+    public static boolean isValid(@Nullable String candidate) {
         if (candidate == null || candidate.isEmpty() || candidate.length() > MAX_LENGTH) {
             return false;
         }
@@ -46,7 +47,7 @@ public final class TraceIds {
      * @param traceparent the header value, possibly {@code null}
      * @return the 32-hex trace id, or {@code null} when the header is absent or malformed
      */
-    public static String fromTraceparent(String traceparent) {
+    public static @Nullable String fromTraceparent(@Nullable String traceparent) {
         if (traceparent == null) {
             return null;
         }

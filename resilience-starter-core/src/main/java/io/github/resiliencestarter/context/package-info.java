@@ -5,4 +5,7 @@
  * before. Also the parsers for inbound trace ids and budgets, so every transport reads them the
  * same way.
  */
+@NullMarked
 package io.github.resiliencestarter.context;
+
+import org.jspecify.annotations.NullMarked;

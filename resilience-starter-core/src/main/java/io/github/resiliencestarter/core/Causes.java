@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.core;
 
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The one walk of a cause chain: a failure and its causes, nearest first, at most
@@ -24,7 +25,7 @@ public final class Causes {
      * @param <R> the answer type
      * @return the first non-null answer, or {@code null}
      */
-    public static <R> R firstAnswer(Throwable error, Function<Throwable, R> probe) {
+    public static <R> @Nullable R firstAnswer(@Nullable Throwable error, Function<Throwable, @Nullable R> probe) {
         Throwable current = error;
         for (int depth = 0; current != null && depth < MAX_DEPTH; depth++) {
             R answer = probe.apply(current);

@@ -1,5 +1,7 @@
 package io.github.resiliencestarter.core;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Root of every exception the starter raises itself, so callers can catch "the resilience layer
  * said no" in one place while business exceptions pass through untouched.
@@ -12,7 +14,7 @@ public abstract class ResilienceException extends RuntimeException {
         super(message);
     }
 
-    protected ResilienceException(String message, Throwable cause) {
+    protected ResilienceException(String message, @Nullable Throwable cause) {
         super(message, cause);
     }
 }

@@ -1,12 +1,14 @@
 package io.github.resiliencestarter.idempotent;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * What an atomic claim found.
  *
  * @param outcome claimed, taken over, or already there
  * @param existing the record that was there (for {@link Outcome#EXISTS}), else {@code null}
  */
-public record ClaimResult(Outcome outcome, IdempotencyRecord existing) {
+public record ClaimResult(Outcome outcome, @Nullable IdempotencyRecord existing) {
 
     private static final ClaimResult CLAIMED = new ClaimResult(Outcome.CLAIMED, null);
 

@@ -2,6 +2,7 @@ package io.github.resiliencestarter.idempotent;
 
 import com.alibaba.fastjson2.JSON;
 import com.alibaba.fastjson2.JSONWriter;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The request fingerprint: SHA-256 of the canonical JSON (map keys sorted, nulls written) of what
@@ -21,7 +22,7 @@ final class Fingerprints {
      * @param value what identifies the request
      * @return 64 hex characters
      */
-    static String of(Object value) {
+    static String of(@Nullable Object value) {
         return IdempotencyKeys.sha256(JSON.toJSONBytes(value, CANONICAL));
     }
 }

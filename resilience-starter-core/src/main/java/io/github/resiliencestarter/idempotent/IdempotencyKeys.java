@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Validates client keys and builds the stored key.
@@ -38,7 +39,7 @@ public final class IdempotencyKeys {
      * @throws IdempotencyKeyException when it is missing, blank, longer than {@value #MAX_KEY_LENGTH}
      *     characters or contains control characters
      */
-    public static void validate(String key) {
+    public static void validate(@Nullable String key) {
         if (key == null) {
             throw new IdempotencyKeyException("The idempotency key is missing");
         }
@@ -93,7 +94,7 @@ public final class IdempotencyKeys {
         }
     }
 
-    private static String part(String value) {
+    private static String part(@Nullable String value) {
         String text = value == null ? "" : value;
         return isRaw(text) ? text : '#' + sha256(text);
     }

@@ -1,5 +1,7 @@
 package io.github.resiliencestarter.idempotent;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One stored idempotency record. Times are epoch milliseconds of the store's clock.
  *
@@ -15,7 +17,7 @@ package io.github.resiliencestarter.idempotent;
  * @param createdAt when the record was first claimed
  */
 public record IdempotencyRecord(String key, String name, String fingerprint, IdempotencyStatus status,
-        String ownerToken, long leaseExpiresAt, long expiresAt, StoredResponse response, long createdAt) {
+        String ownerToken, long leaseExpiresAt, long expiresAt, @Nullable StoredResponse response, long createdAt) {
 
     /**
      * Whether an IN_PROGRESS claim's lease has run out at {@code now}.

@@ -1,5 +1,7 @@
 package io.github.resiliencestarter.idempotent;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The stored record of a key cannot be read (a status, time or response that no writer of this
  * starter produces): it was damaged or written by something else. The method is not executed
@@ -15,7 +17,7 @@ public class IdempotencyRecordCorruptedException extends IdempotencyException {
      * @param what what is wrong (never the stored content)
      * @param cause the parsing error, or {@code null}
      */
-    public IdempotencyRecordCorruptedException(String what, Throwable cause) {
+    public IdempotencyRecordCorruptedException(String what, @Nullable Throwable cause) {
         super("IDEMPOTENCY_RECORD_CORRUPTED", "The stored idempotency record is unreadable: " + what, cause);
     }
 }

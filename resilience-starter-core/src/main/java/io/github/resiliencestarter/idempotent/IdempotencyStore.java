@@ -1,5 +1,7 @@
 package io.github.resiliencestarter.idempotent;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Where idempotency records live. Every write that changes an owned record is conditional on the
  * owner token, so an execution that lost its claim (its lease expired and another took over) can
@@ -61,7 +63,7 @@ public interface IdempotencyStore {
      * @param key the stored key
      * @return the record, or {@code null} when there is none or it expired
      */
-    IdempotencyRecord find(String key);
+    @Nullable IdempotencyRecord find(String key);
 
     /**
      * Checks that the store answers, for health indicators.

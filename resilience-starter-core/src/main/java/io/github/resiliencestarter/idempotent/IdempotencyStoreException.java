@@ -1,5 +1,7 @@
 package io.github.resiliencestarter.idempotent;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The idempotency store could not be reached or answered badly. Fail-closed (the default) turns
  * it into HTTP 503 without executing the business method.
@@ -14,7 +16,7 @@ public class IdempotencyStoreException extends IdempotencyException {
      * @param message what failed
      * @param cause the store client's error
      */
-    public IdempotencyStoreException(String message, Throwable cause) {
+    public IdempotencyStoreException(String message, @Nullable Throwable cause) {
         super("IDEMPOTENCY_STORE_UNAVAILABLE", message, cause);
     }
 }

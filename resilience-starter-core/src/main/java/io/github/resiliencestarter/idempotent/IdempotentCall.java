@@ -3,6 +3,7 @@ package io.github.resiliencestarter.idempotent;
 import java.lang.reflect.Type;
 import java.util.Objects;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Everything the executor needs to know about one idempotent call. Build it with
@@ -37,7 +38,7 @@ public record IdempotentCall(String operation, String storedKey, String fingerpr
 
         private final IdempotencyConfig config;
 
-        private String key;
+        private @Nullable String key;
 
         private Supplier<String> scope = () -> "";
 
@@ -54,7 +55,7 @@ public record IdempotentCall(String operation, String storedKey, String fingerpr
          * @param value the client's idempotency key, validated by {@link #build()}
          * @return this builder
          */
-        public Builder key(String value) {
+        public Builder key(@Nullable String value) {
             this.key = value;
             return this;
         }
@@ -84,7 +85,7 @@ public record IdempotentCall(String operation, String storedKey, String fingerpr
          * @param value what identifies the request (the arguments, or an expression's value)
          * @return this builder
          */
-        public Builder fingerprintOf(Object value) {
+        public Builder fingerprintOf(@Nullable Object value) {
             this.fingerprint = Fingerprints.of(value);
             return this;
         }

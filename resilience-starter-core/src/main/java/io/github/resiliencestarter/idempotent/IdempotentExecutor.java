@@ -12,6 +12,7 @@ import io.github.resiliencestarter.idempotent.internal.LeaseKeeper;
 import java.lang.reflect.Type;
 import java.time.Duration;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -262,7 +263,7 @@ public final class IdempotentExecutor {
         return false;
     }
 
-    private static long waitNanos(IdempotencyConfig config, Deadline deadline) {
+    private static long waitNanos(IdempotencyConfig config, @Nullable Deadline deadline) {
         long wait = config.waitTimeout().toNanos();
         return deadline != null ? Math.min(wait, Math.max(0, deadline.remainingNanos())) : wait;
     }

@@ -1,5 +1,7 @@
 package io.github.resiliencestarter.idempotent;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The key completed, but its first response cannot be replayed: it was larger than the configured
  * limit, or the stored record is unreadable or does not match the method's return type. The
@@ -15,7 +17,7 @@ public class IdempotentReplayException extends IdempotencyException {
      * @param message why the response cannot be replayed
      * @param cause the decoding error, or {@code null}
      */
-    public IdempotentReplayException(String message, Throwable cause) {
+    public IdempotentReplayException(String message, @Nullable Throwable cause) {
         super("IDEMPOTENT_RESPONSE_UNAVAILABLE", message, cause);
     }
 }

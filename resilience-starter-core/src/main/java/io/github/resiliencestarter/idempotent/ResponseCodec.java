@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.idempotent;
 
 import java.lang.reflect.Type;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Turns a method's result into text for the store and back, using the method's declared generic
@@ -16,7 +17,7 @@ public interface ResponseCodec {
      * @param type the method's generic return type
      * @return the text to store
      */
-    String encode(Object value, Type type);
+    String encode(@Nullable Object value, Type type);
 
     /**
      * Decodes a stored result.
@@ -26,7 +27,7 @@ public interface ResponseCodec {
      * @return the result
      * @throws RuntimeException when the text does not decode to {@code type}
      */
-    Object decode(String payload, Type type);
+    @Nullable Object decode(String payload, Type type);
 
     /**
      * Encodes the result of {@code call}. Codecs that store something per operation (which
@@ -37,7 +38,7 @@ public interface ResponseCodec {
      * @param call the call, with its operation name, return type and settings
      * @return the text to store
      */
-    default String encode(Object value, IdempotentCall call) {
+    default String encode(@Nullable Object value, IdempotentCall call) {
         return encode(value, call.returnType());
     }
 

@@ -2,6 +2,7 @@ package io.github.resiliencestarter.idempotent;
 
 import java.lang.reflect.Constructor;
 import java.nio.charset.StandardCharsets;
+import org.jspecify.annotations.Nullable;
 
 /** Turns results into {@link StoredResponse}s and completed records back into results. */
 final class ResponseReplay {
@@ -23,7 +24,7 @@ final class ResponseReplay {
      * @param codec the codec
      * @return the stored form; {@code unreplayable} when the codec fails
      */
-    static StoredResponse encode(Object value, IdempotentCall call, ResponseCodec codec) {
+    static StoredResponse encode(@Nullable Object value, IdempotentCall call, ResponseCodec codec) {
         if (call.returnType() == void.class || call.returnType() == Void.class) {
             return VOID;
         }
@@ -48,7 +49,8 @@ final class ResponseReplay {
      * @return the first result
      * @throws Throwable the stored cacheable failure, or {@link IdempotentReplayException}
      */
-    static Object replay(IdempotencyRecord record, IdempotentCall call, ResponseCodec codec) throws Throwable {
+    static @Nullable Object replay(IdempotencyRecord record, IdempotentCall call, ResponseCodec codec)
+            throws Throwable {
         if (record.status() == IdempotencyStatus.COMMITTED) {
             throw new IdempotentReplayException("The first call of " + call.operation() + " committed, but its "
                     + "response was not recorded; it is not executed again", null);
@@ -84,7 +86,7 @@ final class ResponseReplay {
         }
     }
 
-    private static Throwable replayedFailure(String className, String message, IdempotentCall call) {
+    private static Throwable replayedFailure(String className, @Nullable String message, IdempotentCall call) {
         for (Class<? extends Throwable> allowed : call.config().cacheableExceptions()) {
             if (allowed.getName().equals(className)) {
                 try {

@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.idempotent;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a completed record keeps for replays: a type saying what the payload holds, and the
@@ -13,7 +14,7 @@ import java.util.Objects;
  * @param type what the payload holds
  * @param payload the text, or {@code null}
  */
-public record StoredResponse(String type, String payload) {
+public record StoredResponse(String type, @Nullable String payload) {
 
     /** Type of a stored result. */
     public static final String VALUE = "value";
@@ -65,7 +66,7 @@ public record StoredResponse(String type, String payload) {
      * @param payload the stored payload, possibly {@code null}
      * @return the stored form, or {@code null} when there is no type
      */
-    public static StoredResponse read(String type, String payload) {
+    public static @Nullable StoredResponse read(@Nullable String type, @Nullable String payload) {
         return type == null ? null : new StoredResponse(type, payload);
     }
 

@@ -7,4 +7,7 @@
  * a {@code StoredResponse}. Store adapters live in {@code idempotent.redis} and
  * {@code idempotent.jdbc}; the engine itself depends on none of its implementations.
  */
+@NullMarked
 package io.github.resiliencestarter.idempotent;
+
+import org.jspecify.annotations.NullMarked;

@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Times every operation of an idempotency store ({@value #STORE_OPERATIONS}, tags
@@ -77,7 +78,7 @@ public class MeteredIdempotencyStore implements IdempotencyStore {
     }
 
     @Override
-    public IdempotencyRecord find(String key) {
+    public @Nullable IdempotencyRecord find(String key) {
         return timed(find, () -> delegate.find(key));
     }
 

@@ -5,6 +5,7 @@ import io.github.resiliencestarter.idempotent.IdempotencyOutcome;
 import io.github.resiliencestarter.retry.RetryObserver;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Marks retries and idempotency outcomes as events on the current Micrometer observation, so a
@@ -28,7 +29,7 @@ public class ObservationEvents implements RetryObserver, IdempotencyObserver {
     }
 
     @Override
-    public void onRetry(String operation, int nextAttempt, Throwable error, long delayNanos) {
+    public void onRetry(String operation, int nextAttempt, @Nullable Throwable error, long delayNanos) {
         Observation current = registry.getCurrentObservation();
         if (current != null) {
             current.event(RETRY);

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Records what the three annotations do as Micrometer meters (DESIGN §9):
@@ -95,7 +96,7 @@ public class ResilienceMetrics implements TimeoutObserver, RetryObserver, Idempo
      * @param operation the operation name
      * @return the timer, or {@code null} when the operation never ran
      */
-    public Timer timeoutSuccesses(String operation) {
+    public @Nullable Timer timeoutSuccesses(String operation) {
         Timer[] timers = timeoutTimers.get(operation);
         return timers == null ? null : timers[TimeoutOutcome.SUCCESS.ordinal()];
     }

@@ -6,6 +6,7 @@ import io.github.resiliencestarter.context.TraceScope;
 import io.micrometer.context.ThreadLocalAccessor;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Lets Micrometer context-propagation (Reactor, Spring's {@code ContextPropagatingTaskDecorator},
@@ -25,7 +26,7 @@ public class TraceContextAccessor implements ThreadLocalAccessor<TraceContext> {
     }
 
     @Override
-    public TraceContext getValue() {
+    public @Nullable TraceContext getValue() {
         TraceContext current = TraceContextHolder.current();
         return current == TraceContext.empty() ? null : current;
     }

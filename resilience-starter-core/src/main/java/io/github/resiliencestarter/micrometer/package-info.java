@@ -3,4 +3,7 @@
  * trace context as a context-propagation {@code ThreadLocalAccessor}. Tags are low-cardinality
  * only: operation names and outcomes, never keys or trace ids.
  */
+@NullMarked
 package io.github.resiliencestarter.micrometer;
+
+import org.jspecify.annotations.NullMarked;

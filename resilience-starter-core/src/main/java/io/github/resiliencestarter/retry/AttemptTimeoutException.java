@@ -2,6 +2,7 @@ package io.github.resiliencestarter.retry;
 
 import io.github.resiliencestarter.timeout.ReadTimeoutException;
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One attempt ran past its own limit ({@code attemptTimeout}) while the request's deadline still
@@ -19,7 +20,7 @@ public class AttemptTimeoutException extends ReadTimeoutException {
      * @param limit the attempt limit
      * @param cause what the attempt threw when interrupted, or {@code null}
      */
-    public AttemptTimeoutException(String operation, int attempt, Duration limit, Throwable cause) {
+    public AttemptTimeoutException(String operation, int attempt, Duration limit, @Nullable Throwable cause) {
         super(operation + " attempt " + attempt + " did not complete within " + limit.toMillis() + " ms", cause);
     }
 }

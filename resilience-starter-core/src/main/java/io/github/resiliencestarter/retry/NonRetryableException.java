@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.retry;
 
 import io.github.resiliencestarter.core.ResilienceException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A failure that another attempt cannot fix: bad input, a broken business rule, insufficient
@@ -29,7 +30,7 @@ public class NonRetryableException extends ResilienceException {
      * @param message what happened
      * @param cause the underlying error, or {@code null}
      */
-    public NonRetryableException(String errorCode, String message, Throwable cause) {
+    public NonRetryableException(String errorCode, String message, @Nullable Throwable cause) {
         super(message, cause);
         this.errorCode = errorCode;
     }

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.random.RandomGenerator;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,11 +48,11 @@ public final class Retrier {
 
     private final Sleeper sleeper;
 
-    private final RandomGenerator random;
+    private final @Nullable RandomGenerator random;
 
     private final RetryObserver observer;
 
-    private final TimeoutGuard attemptGuard;
+    private final @Nullable TimeoutGuard attemptGuard;
 
     /** Earlier errors attached to the final one at most; keeps huge attempt counts from bloating it. */
     public static final int MAX_SUPPRESSED = 10;
@@ -191,7 +192,7 @@ public final class Retrier {
                 && (!config.onlyUnsentFailures() || RetryClassifier.isRequestNotSent(failure));
     }
 
-    private long delayBefore(int failedAttempts, Throwable failure, long previousDelay, RandomGenerator rnd) {
+    private long delayBefore(int failedAttempts, @Nullable Throwable failure, long previousDelay, RandomGenerator rnd) {
         java.time.Duration requested = failure != null ? config.classifier().retryAfter(failure) : null;
         if (requested != null) {
             // the server said when; jittering it would either hammer early or wait needlessly
@@ -218,7 +219,8 @@ public final class Retrier {
         }
     }
 
-    private Throwable finish(Throwable error, List<Throwable> earlier, int attempts, Stop stop, long callStarted) {
+    private Throwable finish(Throwable error, @Nullable List<Throwable> earlier, int attempts, Stop stop,
+            long callStarted) {
         if (earlier != null) {
             int attached = 0;
             for (Throwable previous : earlier) {
@@ -276,11 +278,11 @@ public final class Retrier {
 
         private Sleeper sleeper = Sleeper.SYSTEM;
 
-        private RandomGenerator random;
+        private @Nullable RandomGenerator random;
 
         private RetryObserver observer = RetryObserver.NOOP;
 
-        private TimeoutRuntime timeoutRuntime;
+        private @Nullable TimeoutRuntime timeoutRuntime;
 
         private Builder(String operation, RetryConfig config) {
             this.operation = Objects.requireNonNull(operation, "operation");
@@ -315,7 +317,7 @@ public final class Retrier {
          * @param value the random source
          * @return this builder
          */
-        public Builder random(RandomGenerator value) {
+        public Builder random(@Nullable RandomGenerator value) {
             this.random = value;
             return this;
         }
@@ -337,7 +339,7 @@ public final class Retrier {
          * @param value the runtime
          * @return this builder
          */
-        public Builder timeoutRuntime(TimeoutRuntime value) {
+        public Builder timeoutRuntime(@Nullable TimeoutRuntime value) {
             this.timeoutRuntime = value;
             return this;
         }

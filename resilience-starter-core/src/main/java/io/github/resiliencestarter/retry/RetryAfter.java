@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import org.jspecify.annotations.Nullable;
 
 /** Parses HTTP {@code Retry-After} values: delay-seconds or an HTTP-date. */
 public final class RetryAfter {
@@ -22,7 +23,7 @@ public final class RetryAfter {
      * @param time the wall clock HTTP-dates are compared with
      * @return the wait (zero for a date in the past), or {@code null} when absent or malformed
      */
-    public static Duration parse(String value, TimeSource time) {
+    public static @Nullable Duration parse(@Nullable String value, TimeSource time) {
         if (value == null) {
             return null;
         }

@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.retry;
 
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads a requested wait from a failure, for example an HTTP {@code Retry-After} header. The
@@ -15,5 +16,5 @@ public interface RetryAfterSource {
      * @param error the throwable (not its causes)
      * @return the wait, or {@code null}
      */
-    Duration retryAfter(Throwable error);
+    @Nullable Duration retryAfter(Throwable error);
 }

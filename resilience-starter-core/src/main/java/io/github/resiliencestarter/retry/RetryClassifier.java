@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Decides whether a failure is worth another attempt (rule R-2) and how long its source asked to
@@ -93,7 +94,7 @@ public final class RetryClassifier {
         return Causes.firstAnswer(error, this::verdict) == Verdict.RETRY;
     }
 
-    private Verdict verdict(Throwable current) {
+    private @Nullable Verdict verdict(Throwable current) {
         for (RetryRule rule : rules) {
             Verdict verdict = rule.classify(current);
             if (verdict != Verdict.ABSTAIN) {
@@ -109,7 +110,7 @@ public final class RetryClassifier {
      * @param error the failure
      * @return the requested wait, or {@code null}
      */
-    public Duration retryAfter(Throwable error) {
+    public @Nullable Duration retryAfter(Throwable error) {
         return Causes.firstAnswer(error, current -> {
             for (RetryAfterSource source : retryAfterSources) {
                 Duration wait = source.retryAfter(current);

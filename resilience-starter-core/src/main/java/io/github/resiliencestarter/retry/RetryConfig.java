@@ -7,6 +7,7 @@ import io.github.resiliencestarter.retry.backoff.Jitters;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Immutable settings of a retry: how many attempts, how long between them, which failures (and
@@ -42,11 +43,11 @@ public final class RetryConfig {
 
     private final RetryClassifier classifier;
 
-    private final Predicate<Object> retryOnResult;
+    private final @Nullable Predicate<Object> retryOnResult;
 
     private final RetryBudget budget;
 
-    private final Duration attemptTimeout;
+    private final @Nullable Duration attemptTimeout;
 
     private final Duration minAttemptTime;
 
@@ -124,7 +125,7 @@ public final class RetryConfig {
     }
 
     /** @return the predicate on results that asks for another attempt, or {@code null} */
-    public Predicate<Object> retryOnResult() {
+    public @Nullable Predicate<Object> retryOnResult() {
         return retryOnResult;
     }
 
@@ -134,7 +135,7 @@ public final class RetryConfig {
     }
 
     /** @return the limit of one attempt, or {@code null} for none */
-    public Duration attemptTimeout() {
+    public @Nullable Duration attemptTimeout() {
         return attemptTimeout;
     }
 
@@ -170,11 +171,11 @@ public final class RetryConfig {
 
         private RetryClassifier classifier = RetryClassifier.ofDefaults();
 
-        private Predicate<Object> retryOnResult;
+        private @Nullable Predicate<Object> retryOnResult;
 
         private RetryBudget budget = RetryBudget.UNLIMITED;
 
-        private Duration attemptTimeout;
+        private @Nullable Duration attemptTimeout;
 
         private Duration minAttemptTime = DEFAULT_MIN_ATTEMPT_TIME;
 
@@ -236,7 +237,7 @@ public final class RetryConfig {
          * @param value the predicate, or {@code null} for none
          * @return this builder
          */
-        public Builder retryOnResult(Predicate<Object> value) {
+        public Builder retryOnResult(@Nullable Predicate<Object> value) {
             this.retryOnResult = value;
             return this;
         }
@@ -259,7 +260,7 @@ public final class RetryConfig {
          * @param value a positive duration, or {@code null} for none
          * @return this builder
          */
-        public Builder attemptTimeout(Duration value) {
+        public Builder attemptTimeout(@Nullable Duration value) {
             if (value != null && (value.isZero() || value.isNegative())) {
                 throw new IllegalArgumentException("attemptTimeout must be positive but was " + value);
             }

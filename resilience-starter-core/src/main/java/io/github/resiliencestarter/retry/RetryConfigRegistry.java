@@ -5,6 +5,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Default and named {@link RetryConfig}s, and one {@link RetryBudget} per name: retries of the
@@ -55,7 +56,7 @@ public final class RetryConfigRegistry {
      * @param name an instance name, possibly empty or {@code null}
      * @return the settings
      */
-    public RetryConfig config(String name) {
+    public RetryConfig config(@Nullable String name) {
         if (name == null || name.isEmpty()) {
             return defaults;
         }

@@ -1,5 +1,7 @@
 package io.github.resiliencestarter.retry;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Hears what a {@link Retrier} does, for metrics and tracing. Called on the calling thread;
  * implementations must be fast and must not throw.
@@ -18,7 +20,7 @@ public interface RetryObserver {
      * @param error the failure that caused the retry
      * @param delayNanos the wait before it
      */
-    default void onRetry(String operation, int nextAttempt, Throwable error, long delayNanos) {
+    default void onRetry(String operation, int nextAttempt, @Nullable Throwable error, long delayNanos) {
     }
 
     /**
@@ -60,7 +62,7 @@ public interface RetryObserver {
         RetryObserver[] all = observers.toArray(new RetryObserver[0]);
         return new RetryObserver() {
             @Override
-            public void onRetry(String operation, int nextAttempt, Throwable error, long delayNanos) {
+            public void onRetry(String operation, int nextAttempt, @Nullable Throwable error, long delayNanos) {
                 for (RetryObserver observer : all) {
                     observer.onRetry(operation, nextAttempt, error, delayNanos);
                 }

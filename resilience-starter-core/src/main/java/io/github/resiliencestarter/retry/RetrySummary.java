@@ -1,5 +1,7 @@
 package io.github.resiliencestarter.retry;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Attached as a suppressed exception to the error a retried call finally throws, so the error
  * keeps its own type (and stays reachable for {@code @ExceptionHandler}s) while telling how many
@@ -35,7 +37,7 @@ public final class RetrySummary extends RuntimeException {
      * @param error the error
      * @return the summary
      */
-    public static RetrySummary of(Throwable error) {
+    public static @Nullable RetrySummary of(@Nullable Throwable error) {
         if (error == null) {
             return null;
         }

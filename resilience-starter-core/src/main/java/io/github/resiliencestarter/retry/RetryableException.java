@@ -2,6 +2,7 @@ package io.github.resiliencestarter.retry;
 
 import io.github.resiliencestarter.core.ResilienceException;
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A failure that is transient and safe to retry. Extend it for business errors that are worth
@@ -14,7 +15,7 @@ public class RetryableException extends ResilienceException {
 
     private final String errorCode;
 
-    private final transient Duration retryAfter;
+    private final transient @Nullable Duration retryAfter;
 
     /**
      * Creates the exception.
@@ -34,7 +35,8 @@ public class RetryableException extends ResilienceException {
      * @param retryAfter how long the source asked to wait, or {@code null}
      * @param cause the underlying error, or {@code null}
      */
-    public RetryableException(String errorCode, String message, Duration retryAfter, Throwable cause) {
+    public RetryableException(String errorCode, String message, @Nullable Duration retryAfter,
+            @Nullable Throwable cause) {
         super(message, cause);
         this.errorCode = errorCode;
         this.retryAfter = retryAfter;
@@ -54,7 +56,7 @@ public class RetryableException extends ResilienceException {
      *
      * @return the wait
      */
-    public Duration retryAfter() {
+    public @Nullable Duration retryAfter() {
         return retryAfter;
     }
 }

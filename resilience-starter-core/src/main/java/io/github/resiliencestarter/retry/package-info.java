@@ -6,4 +6,7 @@
  * in {@code retry.backoff}, which depends on nothing else; ready-made budgets in
  * {@code retry.support}, which depends on this package and never the other way round.
  */
+@NullMarked
 package io.github.resiliencestarter.retry;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,5 +1,7 @@
 package io.github.resiliencestarter.timeout;
 
+import org.jspecify.annotations.Nullable;
+
 /** A connection could not be established in time; nothing was sent. Retryable by default. */
 public class ConnectTimeoutException extends ResilienceTimeoutException {
 
@@ -11,7 +13,7 @@ public class ConnectTimeoutException extends ResilienceTimeoutException {
      * @param message what timed out
      * @param cause the transport's own exception, or {@code null}
      */
-    public ConnectTimeoutException(String message, Throwable cause) {
+    public ConnectTimeoutException(String message, @Nullable Throwable cause) {
         super(message, cause);
     }
 

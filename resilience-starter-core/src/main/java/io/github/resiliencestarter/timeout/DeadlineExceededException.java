@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.timeout;
 
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The business deadline ran out: either a {@code @Timeout} fired while the work ran, or the budget
@@ -24,7 +25,7 @@ public class DeadlineExceededException extends ResilienceTimeoutException {
 
     private final Reason reason;
 
-    private final transient Duration timeout;
+    private final transient @Nullable Duration timeout;
 
     /**
      * Creates the exception.
@@ -34,7 +35,8 @@ public class DeadlineExceededException extends ResilienceTimeoutException {
      * @param timeout the local limit that applied, or {@code null} when only an inherited budget did
      * @param cause what the work threw when it was interrupted, or {@code null}
      */
-    public DeadlineExceededException(String operation, Reason reason, Duration timeout, Throwable cause) {
+    public DeadlineExceededException(String operation, Reason reason, @Nullable Duration timeout,
+            @Nullable Throwable cause) {
         super(describe(operation, reason, timeout), cause);
         this.operation = operation;
         this.reason = reason;
@@ -74,7 +76,7 @@ public class DeadlineExceededException extends ResilienceTimeoutException {
      *
      * @return the timeout
      */
-    public Duration timeout() {
+    public @Nullable Duration timeout() {
         return timeout;
     }
 
@@ -83,7 +85,7 @@ public class DeadlineExceededException extends ResilienceTimeoutException {
         return TimeoutKind.DEADLINE;
     }
 
-    private static String describe(String operation, Reason reason, Duration timeout) {
+    private static String describe(String operation, Reason reason, @Nullable Duration timeout) {
         if (reason == Reason.BUDGET_SPENT) {
             return "Deadline already exceeded before " + operation + " started; it was not invoked";
         }

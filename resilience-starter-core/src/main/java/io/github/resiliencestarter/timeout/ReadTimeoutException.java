@@ -1,5 +1,7 @@
 package io.github.resiliencestarter.timeout;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Connected, but the answer did not arrive in time. The remote side may have acted on the request,
  * which is why only idempotent calls may retry it. Retryable by default.
@@ -14,7 +16,7 @@ public class ReadTimeoutException extends ResilienceTimeoutException {
      * @param message what timed out
      * @param cause the transport's own exception, or {@code null}
      */
-    public ReadTimeoutException(String message, Throwable cause) {
+    public ReadTimeoutException(String message, @Nullable Throwable cause) {
         super(message, cause);
     }
 

@@ -3,6 +3,7 @@ package io.github.resiliencestarter.timeout;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Default and named {@link TimeoutConfig}s, as configured under {@code resilience.timeout.*} and
@@ -45,7 +46,7 @@ public final class TimeoutConfigRegistry {
      * @param name an instance name, possibly empty or {@code null}
      * @return the settings
      */
-    public TimeoutConfig config(String name) {
+    public TimeoutConfig config(@Nullable String name) {
         if (name == null || name.isEmpty()) {
             return defaults;
         }

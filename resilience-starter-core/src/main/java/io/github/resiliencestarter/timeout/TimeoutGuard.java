@@ -17,6 +17,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs work within a deadline: the programmatic form of {@code @Timeout}.
@@ -170,7 +171,7 @@ public final class TimeoutGuard {
         }
     }
 
-    private DeadlineExceededException timedOut(Throwable cause) {
+    private DeadlineExceededException timedOut(@Nullable Throwable cause) {
         return new DeadlineExceededException(operation, Reason.TIMED_OUT, config.timeout(), cause);
     }
 

@@ -5,6 +5,7 @@ import java.net.SocketTimeoutException;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpTimeoutException;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Tells which kind of timeout an exception (or one of its causes) stands for, so a transport's own
@@ -23,11 +24,11 @@ public final class TimeoutKinds {
      * @param error any throwable, possibly {@code null}
      * @return the kind, or {@code null} when no timeout is found in the cause chain
      */
-    public static TimeoutKind of(Throwable error) {
+    public static @Nullable TimeoutKind of(@Nullable Throwable error) {
         return Causes.firstAnswer(error, TimeoutKinds::direct);
     }
 
-    private static TimeoutKind direct(Throwable error) {
+    private static @Nullable TimeoutKind direct(Throwable error) {
         if (error instanceof ResilienceTimeoutException timeout) {
             return timeout.kind();
         }

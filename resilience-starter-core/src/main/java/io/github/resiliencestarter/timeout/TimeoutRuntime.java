@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The shared resources every {@link TimeoutGuard} uses: the OFFLOAD executor, the INTERRUPT timer,
@@ -99,7 +100,7 @@ public final class TimeoutRuntime implements AutoCloseable {
     /** Builds a {@link TimeoutRuntime}. */
     public static final class Builder {
 
-        private ExecutorService executor;
+        private @Nullable ExecutorService executor;
 
         private ContextPropagator propagator = ContextPropagator.NONE;
 

@@ -2,7 +2,7 @@ package io.github.resiliencestarter.testsupport;
 
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
-import org.testcontainers.containers.MySQLContainer;
+import org.testcontainers.containers.wait.strategy.Wait;
 
 /**
  * The real Redis and MySQL-compatible servers tests run against, found in this order: the
@@ -27,7 +27,7 @@ public final class RealServers {
 
     private static GenericContainer<?> redisContainer;
 
-    private static MySQLContainer<?> mysqlContainer;
+    private static GenericContainer<?> mysqlContainer;
 
     private RealServers() {
     }
@@ -62,10 +62,15 @@ public final class RealServers {
         }
         requireDocker("MySQL", JDBC_URL);
         if (mysqlContainer == null) {
-            mysqlContainer = new MySQLContainer<>("mysql:8.4");
+            // a plain container: the same API on Testcontainers 1.x (Boot 3) and 2.x (Boot 4)
+            mysqlContainer = new GenericContainer<>("mysql:8.4").withExposedPorts(3306)
+                    .withEnv("MYSQL_DATABASE", "test").withEnv("MYSQL_USER", "test")
+                    .withEnv("MYSQL_PASSWORD", "test").withEnv("MYSQL_ROOT_PASSWORD", "test")
+                    .waitingFor(Wait.forLogMessage(".*ready for connections.*port: 3306.*", 1));
             mysqlContainer.start();
         }
-        return new Jdbc(mysqlContainer.getJdbcUrl(), mysqlContainer.getUsername(), mysqlContainer.getPassword());
+        return new Jdbc("jdbc:mysql://" + mysqlContainer.getHost() + ":" + mysqlContainer.getMappedPort(3306)
+                + "/test", "test", "test");
     }
 
     /**

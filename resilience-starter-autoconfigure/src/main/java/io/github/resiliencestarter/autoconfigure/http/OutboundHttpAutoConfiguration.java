@@ -5,7 +5,6 @@ import io.github.resiliencestarter.spring.http.DerivedIdempotencyKeyInterceptor;
 import io.github.resiliencestarter.spring.http.TraceContextClientInterceptor;
 import io.github.resiliencestarter.spring.http.TraceContextExchangeFilter;
 import io.github.resiliencestarter.spring.http.TraceContextFeignInterceptor;
-import org.springframework.boot.web.reactive.function.client.WebClientCustomizer;
 import org.springframework.context.annotation.Configuration;
 import io.github.resiliencestarter.autoconfigure.timeout.TimeoutAutoConfiguration;
 import io.github.resiliencestarter.timeout.TimeoutRuntime;
@@ -15,14 +14,13 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.web.client.RestClientCustomizer;
-import org.springframework.boot.web.client.RestTemplateCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.http.client.ClientHttpRequestInterceptor;
 
 /**
- * Adds the trace-context interceptor to every {@code RestTemplate} and {@code RestClient} built
- * from Boot's builders.
+ * The outbound propagation interceptors. Boot's client builders ({@code RestTemplateBuilder},
+ * {@code RestClient.Builder}, {@code WebClient.Builder}) get them through customizers whose types
+ * Boot 4 moved, so those live per line in {@code autoconfigure.boot3} and {@code autoconfigure.boot4}.
  */
 @AutoConfiguration(after = TimeoutAutoConfiguration.class)
 @ConditionalOnResilienceEnabled
@@ -57,47 +55,21 @@ public class OutboundHttpAutoConfiguration {
         return new DerivedIdempotencyKeyInterceptor();
     }
 
-    /**
-     * Adds the interceptor to {@code RestTemplateBuilder}.
-     *
-     * @param interceptor the interceptor
-     * @return the customizer
-     */
-    @Bean
-    @ConditionalOnMissingBean(name = "traceContextRestTemplateCustomizer")
-    public RestTemplateCustomizer traceContextRestTemplateCustomizer(TraceContextClientInterceptor interceptor) {
-        return restTemplate -> restTemplate.getInterceptors().add(interceptor);
-    }
-
-    /**
-     * Adds the interceptor to {@code RestClient.Builder}.
-     *
-     * @param interceptor the interceptor
-     * @return the customizer
-     */
-    @Bean
-    @ConditionalOnMissingBean(name = "traceContextRestClientCustomizer")
-    public RestClientCustomizer traceContextRestClientCustomizer(TraceContextClientInterceptor interceptor) {
-        return builder -> builder.requestInterceptor(interceptor);
-    }
-
     /** WebClient, when Spring WebFlux is on the classpath. */
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = {"org.springframework.web.reactive.function.client.WebClient",
-        "org.springframework.boot.web.reactive.function.client.WebClientCustomizer"})
+    @ConditionalOnClass(name = "org.springframework.web.reactive.function.client.WebClient")
     static class WebClientPropagation {
 
         /**
-         * Adds the propagation filter to {@code WebClient.Builder}.
+         * The propagation filter for {@code WebClient}.
          *
          * @param properties the bound properties
-         * @return the customizer
+         * @return the filter
          */
         @Bean
-        @ConditionalOnMissingBean(name = "traceContextWebClientCustomizer")
-        WebClientCustomizer traceContextWebClientCustomizer(OutboundProperties properties) {
-            TraceContextExchangeFilter filter = new TraceContextExchangeFilter(properties.getBudgetMargin());
-            return builder -> builder.filter(filter);
+        @ConditionalOnMissingBean
+        TraceContextExchangeFilter traceContextExchangeFilter(OutboundProperties properties) {
+            return new TraceContextExchangeFilter(properties.getBudgetMargin());
         }
     }
 

@@ -29,9 +29,6 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration;
-import org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration;
-import org.springframework.boot.autoconfigure.jdbc.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -48,9 +45,14 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
  * the application replaces it, and every other bean here backs off when the application defines
  * its own.
  */
-@AutoConfiguration(after = {ResilienceAutoConfiguration.class, RedisAutoConfiguration.class,
-    DataSourceAutoConfiguration.class, DataSourceTransactionManagerAutoConfiguration.class},
-        before = RetryAutoConfiguration.class)
+@AutoConfiguration(after = ResilienceAutoConfiguration.class, before = RetryAutoConfiguration.class, afterName = {
+    // by name, for both Boot lines: Boot 4 moved each of these (the Boot 3 name comes first)
+    "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration",
+    "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
+    "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration",
+    "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+    "org.springframework.boot.autoconfigure.jdbc.DataSourceTransactionManagerAutoConfiguration",
+    "org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration"})
 @ConditionalOnResilienceEnabled
 @ConditionalOnBooleanProperty(name = "resilience.idempotent.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(IdempotencyProperties.class)

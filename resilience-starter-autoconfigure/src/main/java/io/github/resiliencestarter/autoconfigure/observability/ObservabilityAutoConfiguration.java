@@ -2,7 +2,6 @@ package io.github.resiliencestarter.autoconfigure.observability;
 
 import io.github.resiliencestarter.autoconfigure.ConditionalOnResilienceEnabled;
 import io.github.resiliencestarter.autoconfigure.idempotent.IdempotencyAutoConfiguration;
-import io.github.resiliencestarter.autoconfigure.idempotent.IdempotencyProperties;
 import io.github.resiliencestarter.autoconfigure.retry.RetryAutoConfiguration;
 import io.github.resiliencestarter.autoconfigure.timeout.TimeoutAutoConfiguration;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
@@ -11,7 +10,6 @@ import io.github.resiliencestarter.micrometer.MeteredIdempotencyStore;
 import io.github.resiliencestarter.micrometer.ObservationEvents;
 import io.github.resiliencestarter.micrometer.ResilienceMetrics;
 import io.github.resiliencestarter.retry.RetryConfigRegistry;
-import io.github.resiliencestarter.spring.actuate.IdempotencyStoreHealthIndicator;
 import io.github.resiliencestarter.spring.actuate.ResilienceEndpoint;
 import io.github.resiliencestarter.spring.actuate.ResilienceSettingsInspector;
 import io.github.resiliencestarter.spring.aop.IdempotentOperationSource;
@@ -21,7 +19,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
-import org.springframework.boot.actuate.autoconfigure.health.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -32,16 +29,21 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Metrics (when Micrometer has a registry), the idempotency store's health and the
- * {@code resilience} endpoint with its advisor (when Actuator is present).
+ * Metrics (when Micrometer has a registry) and the {@code resilience} endpoint with its advisor
+ * (when Actuator is present). The store's health indicator is per Boot line
+ * ({@code autoconfigure.boot3}, {@code autoconfigure.boot4}): Boot 4 moved the health types.
  */
 @AutoConfiguration(after = {TimeoutAutoConfiguration.class, RetryAutoConfiguration.class,
     IdempotencyAutoConfiguration.class}, afterName = {
-        // by name: Actuator is optional, and a class literal here would fail without it
+        // by name: Actuator is optional, and Boot 4 moved each of these (the Boot 3 name comes first)
         "org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration",
+        "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
         "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration",
+        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
         "org.springframework.boot.actuate.autoconfigure.metrics.export.simple.SimpleMetricsExportAutoConfiguration",
-        "org.springframework.boot.actuate.autoconfigure.observation.ObservationAutoConfiguration"})
+        "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration",
+        "org.springframework.boot.actuate.autoconfigure.observation.ObservationAutoConfiguration",
+        "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration"})
 @ConditionalOnResilienceEnabled
 @EnableConfigurationProperties(ObservabilityProperties.class)
 public class ObservabilityAutoConfiguration {
@@ -97,28 +99,11 @@ public class ObservabilityAutoConfiguration {
         }
     }
 
-    /** Actuator: health, endpoint, advisor. */
+    /** Actuator: endpoint and advisor. */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = {"org.springframework.boot.actuate.endpoint.annotation.Endpoint",
         "org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint"})
     static class Actuator {
-
-        /**
-         * The idempotency store's health.
-         *
-         * @param store the store
-         * @param properties the idempotency properties
-         * @return the indicator
-         */
-        @Bean
-        @ConditionalOnBean(IdempotencyStore.class)
-        @ConditionalOnMissingBean(name = "resilienceIdempotencyHealthIndicator")
-        @ConditionalOnEnabledHealthIndicator("resilienceIdempotency")
-        IdempotencyStoreHealthIndicator resilienceIdempotencyHealthIndicator(IdempotencyStore store,
-                ObjectProvider<IdempotencyProperties> properties) {
-            IdempotencyProperties settings = properties.getIfAvailable();
-            return new IdempotencyStoreHealthIndicator(store, settings != null && settings.isFailOpen());
-        }
 
         /**
          * The advisor (T-2, R-3, R-1 warnings).

@@ -1,5 +1,7 @@
 package io.github.resiliencestarter.autoconfigure.retry;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Retry settings of one named instance ({@code resilience.retry.instances.<name>.*}); unset values
  * come from the defaults.
@@ -11,13 +13,13 @@ public class RetryInstanceProperties extends RetrySettings {
      * for retries of local contention, such as optimistic-lock conflicts, where no downstream can
      * be overloaded.
      */
-    private Boolean budgetEnabled;
+    private @Nullable Boolean budgetEnabled;
 
-    public Boolean getBudgetEnabled() {
+    public @Nullable Boolean getBudgetEnabled() {
         return budgetEnabled;
     }
 
-    public void setBudgetEnabled(Boolean budgetEnabled) {
+    public void setBudgetEnabled(@Nullable Boolean budgetEnabled) {
         this.budgetEnabled = budgetEnabled;
     }
 }

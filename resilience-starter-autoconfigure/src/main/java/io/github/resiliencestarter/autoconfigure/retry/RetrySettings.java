@@ -5,6 +5,7 @@ import io.github.resiliencestarter.retry.backoff.JitterType;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The retry settings shared by the defaults ({@link RetryProperties}) and the named instances
@@ -14,28 +15,28 @@ public class RetrySettings {
 
 
     /** Attempts, counting the first (default 3). */
-    private Integer maxAttempts;
+    private @Nullable Integer maxAttempts;
 
     /** Back-off strategy: FIXED, EXPONENTIAL (default) or RANDOM. */
-    private BackOffType backoff;
+    private @Nullable BackOffType backoff;
 
     /** Fixed delay, first exponential delay, or random minimum (default 100ms). */
-    private Duration delay;
+    private @Nullable Duration delay;
 
     /** Exponential cap, or random maximum (default 1s). */
-    private Duration maxDelay;
+    private @Nullable Duration maxDelay;
 
     /** Exponential growth per retry (default 2.0). */
-    private Double multiplier;
+    private @Nullable Double multiplier;
 
     /** Jitter strategy: NONE, FULL (default), EQUAL, DECORRELATED or PROPORTIONAL. */
-    private JitterType jitter;
+    private @Nullable JitterType jitter;
 
     /** Spread of PROPORTIONAL jitter, between 0 and 1 (default 0.5). */
-    private Double jitterFactor;
+    private @Nullable Double jitterFactor;
 
     /** Limit of each attempt; unset means attempts are bounded only by the deadline. */
-    private Duration attemptTimeout;
+    private @Nullable Duration attemptTimeout;
 
     /** More failure types to retry, wherever they appear in the cause chain. */
     private List<Class<? extends Throwable>> retryFor = new ArrayList<>();
@@ -43,67 +44,67 @@ public class RetrySettings {
     /** Failure types never to retry, wherever they appear in the cause chain; wins over retry-for. */
     private List<Class<? extends Throwable>> noRetryFor = new ArrayList<>();
 
-    public Integer getMaxAttempts() {
+    public @Nullable Integer getMaxAttempts() {
         return maxAttempts;
     }
 
-    public void setMaxAttempts(Integer maxAttempts) {
+    public void setMaxAttempts(@Nullable Integer maxAttempts) {
         this.maxAttempts = maxAttempts;
     }
 
-    public BackOffType getBackoff() {
+    public @Nullable BackOffType getBackoff() {
         return backoff;
     }
 
-    public void setBackoff(BackOffType backoff) {
+    public void setBackoff(@Nullable BackOffType backoff) {
         this.backoff = backoff;
     }
 
-    public Duration getDelay() {
+    public @Nullable Duration getDelay() {
         return delay;
     }
 
-    public void setDelay(Duration delay) {
+    public void setDelay(@Nullable Duration delay) {
         this.delay = delay;
     }
 
-    public Duration getMaxDelay() {
+    public @Nullable Duration getMaxDelay() {
         return maxDelay;
     }
 
-    public void setMaxDelay(Duration maxDelay) {
+    public void setMaxDelay(@Nullable Duration maxDelay) {
         this.maxDelay = maxDelay;
     }
 
-    public Double getMultiplier() {
+    public @Nullable Double getMultiplier() {
         return multiplier;
     }
 
-    public void setMultiplier(Double multiplier) {
+    public void setMultiplier(@Nullable Double multiplier) {
         this.multiplier = multiplier;
     }
 
-    public JitterType getJitter() {
+    public @Nullable JitterType getJitter() {
         return jitter;
     }
 
-    public void setJitter(JitterType jitter) {
+    public void setJitter(@Nullable JitterType jitter) {
         this.jitter = jitter;
     }
 
-    public Double getJitterFactor() {
+    public @Nullable Double getJitterFactor() {
         return jitterFactor;
     }
 
-    public void setJitterFactor(Double jitterFactor) {
+    public void setJitterFactor(@Nullable Double jitterFactor) {
         this.jitterFactor = jitterFactor;
     }
 
-    public Duration getAttemptTimeout() {
+    public @Nullable Duration getAttemptTimeout() {
         return attemptTimeout;
     }
 
-    public void setAttemptTimeout(Duration attemptTimeout) {
+    public void setAttemptTimeout(@Nullable Duration attemptTimeout) {
         this.attemptTimeout = attemptTimeout;
     }
 

@@ -2,6 +2,7 @@ package io.github.resiliencestarter.autoconfigure.timeout;
 
 import io.github.resiliencestarter.timeout.TimeoutMode;
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Timeout settings of one named instance ({@code resilience.timeout.instances.<name>.*}); unset
@@ -10,24 +11,24 @@ import java.time.Duration;
 public class TimeoutInstanceProperties {
 
     /** Local limit (default 1s). */
-    private Duration duration;
+    private @Nullable Duration duration;
 
     /** Enforcement: OFFLOAD (default) or INTERRUPT. */
-    private TimeoutMode mode;
+    private @Nullable TimeoutMode mode;
 
-    public Duration getDuration() {
+    public @Nullable Duration getDuration() {
         return duration;
     }
 
-    public void setDuration(Duration duration) {
+    public void setDuration(@Nullable Duration duration) {
         this.duration = duration;
     }
 
-    public TimeoutMode getMode() {
+    public @Nullable TimeoutMode getMode() {
         return mode;
     }
 
-    public void setMode(TimeoutMode mode) {
+    public void setMode(@Nullable TimeoutMode mode) {
         this.mode = mode;
     }
 }

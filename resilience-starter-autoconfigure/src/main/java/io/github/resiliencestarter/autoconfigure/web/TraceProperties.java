@@ -2,6 +2,7 @@ package io.github.resiliencestarter.autoconfigure.web;
 
 import io.github.resiliencestarter.spring.web.TraceContextFilter;
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -20,7 +21,7 @@ public class TraceProperties {
     private Duration maxInboundBudget = DEFAULT_MAX_INBOUND_BUDGET;
 
     /** Budget of a request that carries no budget header; unset means no deadline until a @Timeout sets one. */
-    private Duration defaultBudget;
+    private @Nullable Duration defaultBudget;
 
     /** Order of the inbound filter; it should run before everything that may take time. */
     private int filterOrder = TraceContextFilter.DEFAULT_ORDER;
@@ -41,11 +42,11 @@ public class TraceProperties {
         this.maxInboundBudget = maxInboundBudget;
     }
 
-    public Duration getDefaultBudget() {
+    public @Nullable Duration getDefaultBudget() {
         return defaultBudget;
     }
 
-    public void setDefaultBudget(Duration defaultBudget) {
+    public void setDefaultBudget(@Nullable Duration defaultBudget) {
         this.defaultBudget = defaultBudget;
     }
 

@@ -16,11 +16,10 @@ import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyStore;
 import io.github.resiliencestarter.idempotent.redis.RedisIdempotencyStore;
 import io.github.resiliencestarter.idempotent.support.InMemoryIdempotencyStore;
 import io.github.resiliencestarter.testsupport.StoreFixtures;
+import io.github.resiliencestarter.testsupport.BootLine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration;
-import org.springframework.boot.autoconfigure.jdbc.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -47,8 +46,8 @@ class IdempotencyAutoConfigurationTest {
 
     @Test
     void aDataSourceMakesItJdbcWithTheTableCreatedOnAnEmbeddedDatabase(CapturedOutput output) {
-        withoutDataSource.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                DataSourceTransactionManagerAutoConfiguration.class)).run(context -> {
+        withoutDataSource.withConfiguration(AutoConfigurations.of(BootLine.dataSourceAutoConfiguration(),
+                BootLine.dataSourceTransactionManagerAutoConfiguration())).run(context -> {
                     assertThat(context).hasSingleBean(JdbcIdempotencyStore.class)
                             .hasSingleBean(JdbcIdempotencyPurger.class);
                     context.getBean(IdempotencyStore.class).ping();

@@ -17,9 +17,9 @@ import io.github.resiliencestarter.idempotent.IdempotencyKeyReusedException;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.idempotent.redis.RedisIdempotencyStore;
 import io.github.resiliencestarter.retry.RetryableException;
-import io.github.resiliencestarter.spring.actuate.IdempotencyStoreHealthIndicator;
 import io.github.resiliencestarter.spring.actuate.ResilienceEndpoint;
 import io.github.resiliencestarter.spring.actuate.ResilienceSettingsInspector;
+import io.github.resiliencestarter.testsupport.BootLine;
 import io.github.resiliencestarter.testsupport.DisposableRedis;
 import io.github.resiliencestarter.timeout.DeadlineExceededException;
 import io.micrometer.core.instrument.Meter;
@@ -32,7 +32,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.actuate.health.Status;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -150,21 +149,47 @@ class ObservabilityTest {
     void theStoreHealthGoesDownWhenRedisStopsAndUpWhenItIsBack() throws Exception {
         try (DisposableRedis server = DisposableRedis.start()) {
             StringRedisTemplate template = server.template();
-            runner.withBean(IdempotencyStore.class, () -> new RedisIdempotencyStore(template)).run(context -> {
-                IdempotencyStoreHealthIndicator health = context.getBean(IdempotencyStoreHealthIndicator.class);
-                assertThat(health.health().getStatus()).isEqualTo(Status.UP);
-                server.kill();
-                assertThat(health.health().getStatus()).isEqualTo(Status.DOWN);
-                server.resume();
-                Status status = Status.DOWN;
-                long until = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-                while (status != Status.UP && System.nanoTime() < until) {
-                    Thread.sleep(200);
-                    status = health.health().getStatus();
-                }
-                assertThat(status).isEqualTo(Status.UP);
-            });
+            runner.withConfiguration(AutoConfigurations.of(BootLine.starterHealthAutoConfiguration()))
+                    .withBean(IdempotencyStore.class, () -> new RedisIdempotencyStore(template)).run(context -> {
+                        Object health = context.getBean("resilienceIdempotencyHealthIndicator");
+                        assertThat(BootLine.healthStatus(health)).isEqualTo("UP");
+                        server.kill();
+                        assertThat(BootLine.healthStatus(health)).isEqualTo("DOWN");
+                        server.resume();
+                        String status = "DOWN";
+                        long until = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+                        while (!status.equals("UP") && System.nanoTime() < until) {
+                            Thread.sleep(200);
+                            status = BootLine.healthStatus(health);
+                        }
+                        assertThat(status).isEqualTo("UP");
+                    });
         }
+    }
+
+    @Test
+    void theStoreHealthIsDegradedNotDownWhenRequestsFailOpen() throws Exception {
+        try (DisposableRedis server = DisposableRedis.start()) {
+            StringRedisTemplate template = server.template();
+            runner.withConfiguration(AutoConfigurations.of(BootLine.starterHealthAutoConfiguration()))
+                    .withPropertyValues("resilience.idempotent.fail-open=true")
+                    .withBean(IdempotencyStore.class, () -> new RedisIdempotencyStore(template)).run(context -> {
+                        Object health = context.getBean("resilienceIdempotencyHealthIndicator");
+                        server.kill();
+                        try {
+                            assertThat(BootLine.healthStatus(health)).isEqualTo("DEGRADED");
+                        } finally {
+                            server.resume();
+                        }
+                    });
+        }
+    }
+
+    @Test
+    void theStoreHealthIndicatorCanBeSwitchedOffLikeBootsOwn() {
+        runner.withConfiguration(AutoConfigurations.of(BootLine.starterHealthAutoConfiguration()))
+                .withPropertyValues("management.health.resilienceIdempotency.enabled=false")
+                .run(context -> assertThat(context).doesNotHaveBean("resilienceIdempotencyHealthIndicator"));
     }
 
     static class Orders {

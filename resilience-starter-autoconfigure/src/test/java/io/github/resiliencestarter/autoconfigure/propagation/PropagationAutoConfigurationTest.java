@@ -7,13 +7,13 @@ import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.context.TraceScope;
 import io.github.resiliencestarter.spring.jdbc.DeadlineBoundDataSource;
 import io.github.resiliencestarter.spring.task.TraceContextTaskDecorator;
+import io.github.resiliencestarter.testsupport.BootLine;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.slf4j.MDC;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
@@ -24,7 +24,7 @@ class PropagationAutoConfigurationTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(
             AutoConfigurations.of(PropagationAutoConfiguration.class, TaskExecutionAutoConfiguration.class,
-                    DataSourceAutoConfiguration.class));
+                    BootLine.dataSourceAutoConfiguration()));
 
     @Test
     void asyncMethodsSeeTheCallersTraceIdAndMdc() {

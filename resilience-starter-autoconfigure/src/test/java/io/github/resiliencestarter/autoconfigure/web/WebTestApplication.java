@@ -23,6 +23,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.core.Ordered;
 import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.core.env.Environment;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestHeader;
@@ -133,11 +134,11 @@ public class WebTestApplication {
         }
 
         @GetMapping("/p/count")
-        public Map<String, Object> count(@RequestHeader Map<String, String> headers) {
+        public Map<String, Object> count(@RequestHeader HttpHeaders headers) {
             COUNTED.incrementAndGet();
             Map<String, Object> body = new LinkedHashMap<>();
-            body.put("budget", headers.get(ResilienceHeaders.TIMEOUT_BUDGET_MS.toLowerCase()));
-            body.put("traceId", headers.get(ResilienceHeaders.TRACE_ID.toLowerCase()));
+            body.put("budget", headers.getFirst(ResilienceHeaders.TIMEOUT_BUDGET_MS));
+            body.put("traceId", headers.getFirst(ResilienceHeaders.TRACE_ID));
             body.put("remainingMs", TraceContextHolder.current().deadline() != null
                     ? TraceContextHolder.current().deadline().remainingMillis() : -1);
             return body;

@@ -6,6 +6,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,7 +34,7 @@ public final class LeaseKeeper {
 
     private final TimeSource time;
 
-    private volatile ScheduledThreadPoolExecutor timer;
+    private volatile @Nullable ScheduledThreadPoolExecutor timer;
 
     /**
      * Creates a keeper.
@@ -122,13 +123,13 @@ public final class LeaseKeeper {
 
         static final Lease NONE = new Lease(null, null, null, null, 0, 0, 0);
 
-        private final LeaseKeeper keeper;
+        private final @Nullable LeaseKeeper keeper;
 
-        private final IdempotencyStore store;
+        private final @Nullable IdempotencyStore store;
 
-        private final String key;
+        private final @Nullable String key;
 
-        private final String owner;
+        private final @Nullable String owner;
 
         private final long leaseMillis;
 
@@ -136,8 +137,8 @@ public final class LeaseKeeper {
 
         private volatile long lastExtended;
 
-        private Lease(LeaseKeeper keeper, IdempotencyStore store, String key, String owner, long leaseMillis,
-                long started, long keepUntil) {
+        private Lease(@Nullable LeaseKeeper keeper, @Nullable IdempotencyStore store, @Nullable String key,
+                @Nullable String owner, long leaseMillis, long started, long keepUntil) {
             this.keepUntil = keepUntil;
             this.keeper = keeper;
             this.store = store;

@@ -19,6 +19,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessException;
 import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -58,7 +59,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 
     private final DataSource dataSource;
 
-    private final TransactionTemplate ownTransaction;
+    private final @Nullable TransactionTemplate ownTransaction;
 
     private final TimeSource time;
 
@@ -69,7 +70,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 
     private final RowMapper<IdempotencyRecord> rows = this::toRecord;
 
-    private volatile Boolean mysqlFamily;
+    private volatile @Nullable Boolean mysqlFamily;
 
     /**
      * Creates the store.
@@ -80,8 +81,8 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
      * @param table the table name (letters, digits, underscores)
      * @param time the wall clock for leases and expiry; nodes should agree within a fraction of a lease
      */
-    public JdbcIdempotencyStore(DataSource dataSource, PlatformTransactionManager transactionManager, String table,
-            TimeSource time) {
+    public JdbcIdempotencyStore(DataSource dataSource, @Nullable PlatformTransactionManager transactionManager,
+            String table, TimeSource time) {
         if (!table.matches("[A-Za-z_][A-Za-z0-9_]{0,63}")) {
             throw new IllegalArgumentException("invalid table name: " + table);
         }
@@ -203,7 +204,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
     }
 
     @Override
-    public IdempotencyRecord find(String key) {
+    public @Nullable IdempotencyRecord find(String key) {
         IdempotencyRecord record = call(() -> read(key));
         return record == null || record.expiresAt() <= time.epochMillis() ? null : record;
     }
@@ -274,7 +275,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
         return dataSource;
     }
 
-    private IdempotencyRecord read(String key) {
+    private @Nullable IdempotencyRecord read(String key) {
         List<IdempotencyRecord> found = jdbc.query("SELECT idempotency_key, business_type, fingerprint, status,"
                 + " owner_token, lease_expire_time, expire_time, response_data, response_type, create_time FROM "
                 + table + " WHERE idempotency_key = ?", rows, key);

@@ -3,6 +3,7 @@ package io.github.resiliencestarter.idempotent.jdbc;
 import io.github.resiliencestarter.context.IdempotentExecution;
 import io.github.resiliencestarter.context.TraceContextHolder;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import org.springframework.transaction.TransactionExecution;
 import org.springframework.transaction.TransactionExecutionListener;
 
@@ -17,7 +18,7 @@ import org.springframework.transaction.TransactionExecutionListener;
  */
 public class JdbcTransactionalCompletion implements TransactionExecutionListener {
 
-    private final Supplier<JdbcIdempotencyStore> store;
+    private final Supplier<@Nullable JdbcIdempotencyStore> store;
 
     /**
      * Creates the listener.
@@ -25,12 +26,12 @@ public class JdbcTransactionalCompletion implements TransactionExecutionListener
      * @param store the JDBC store on the DataSource the listened-to transaction manager manages,
      *     looked up when a transaction begins; {@code null} when there is none
      */
-    public JdbcTransactionalCompletion(Supplier<JdbcIdempotencyStore> store) {
+    public JdbcTransactionalCompletion(Supplier<@Nullable JdbcIdempotencyStore> store) {
         this.store = store;
     }
 
     @Override
-    public void afterBegin(TransactionExecution transaction, Throwable beginFailure) {
+    public void afterBegin(TransactionExecution transaction, @Nullable Throwable beginFailure) {
         IdempotentExecution execution = TraceContextHolder.current().idempotentExecution();
         if (beginFailure != null || execution == null || !transaction.isNewTransaction()) {
             return;

@@ -4,6 +4,7 @@ import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -101,7 +102,7 @@ public class JdbcTransactionalCompletionRegistrar implements BeanPostProcessor, 
      * @param manager a transaction manager
      * @return its DataSource, or {@code null} when the completion cannot join its transactions
      */
-    static DataSource dataSourceOf(PlatformTransactionManager manager) {
+    static @Nullable DataSource dataSourceOf(PlatformTransactionManager manager) {
         if (manager instanceof DataSourceTransactionManager dataSourceManager) {
             return dataSourceManager.getDataSource();
         }
@@ -114,7 +115,7 @@ public class JdbcTransactionalCompletionRegistrar implements BeanPostProcessor, 
     /** Kept apart so Spring ORM is loaded only when present. */
     private static final class Jpa {
 
-        static DataSource dataSourceOf(PlatformTransactionManager manager) {
+        static @Nullable DataSource dataSourceOf(PlatformTransactionManager manager) {
             return manager instanceof JpaTransactionManager jpa ? jpa.getDataSource() : null;
         }
     }

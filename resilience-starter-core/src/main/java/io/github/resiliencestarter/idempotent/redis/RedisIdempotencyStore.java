@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
@@ -86,7 +87,7 @@ public class RedisIdempotencyStore implements IdempotencyStore {
     }
 
     @Override
-    public IdempotencyRecord find(String key) {
+    public @Nullable IdempotencyRecord find(String key) {
         Map<Object, Object> hash = call(() -> redis.opsForHash().entries(key));
         if (hash == null || hash.isEmpty()) {
             return null;
@@ -123,7 +124,7 @@ public class RedisIdempotencyStore implements IdempotencyStore {
         }
     }
 
-    private static long number(Object value) {
+    private static long number(@Nullable Object value) {
         return value == null ? 0 : Long.parseLong(value.toString());
     }
 

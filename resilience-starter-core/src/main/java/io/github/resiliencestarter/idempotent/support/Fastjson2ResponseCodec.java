@@ -7,6 +7,7 @@ import io.github.resiliencestarter.idempotent.ResponseCodec;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Encodes results as JSON with fastjson2 and decodes them with the method's declared generic type.
@@ -61,12 +62,12 @@ public class Fastjson2ResponseCodec implements ResponseCodec {
     }
 
     @Override
-    public String encode(Object value, Type type) {
+    public String encode(@Nullable Object value, Type type) {
         return JSON.toJSONString(value, WRITE);
     }
 
     @Override
-    public Object decode(String payload, Type type) {
+    public @Nullable Object decode(String payload, Type type) {
         return JSON.parseObject(payload, type, READ);
     }
 }

@@ -10,6 +10,7 @@ import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Records in this JVM's memory: correct for one node only, lost on restart. For tests and for the
@@ -77,7 +78,7 @@ public class InMemoryIdempotencyStore implements IdempotencyStore {
     }
 
     @Override
-    public IdempotencyRecord find(String key) {
+    public @Nullable IdempotencyRecord find(String key) {
         IdempotencyRecord record = records.get(key);
         return record == null || record.expiresAt() <= time.epochMillis() ? null : record;
     }

@@ -1,2 +1,5 @@
 /** Ready-made parts: the in-memory store and the fastjson2 response codec. */
+@NullMarked
 package io.github.resiliencestarter.idempotent.support;
+
+import org.jspecify.annotations.NullMarked;

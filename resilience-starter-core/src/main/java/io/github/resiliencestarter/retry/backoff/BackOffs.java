@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.retry.backoff;
 
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 
 /** Builds back-offs from settings, and overrides parts of an existing one. */
 public final class BackOffs {
@@ -37,8 +38,8 @@ public final class BackOffs {
      * @param multiplier a new multiplier, or {@code null}
      * @return the resulting back-off
      */
-    public static BackOff override(BackOff base, BackOffType type, Duration delay, Duration maxDelay,
-            Double multiplier) {
+    public static BackOff override(BackOff base, @Nullable BackOffType type, @Nullable Duration delay,
+            @Nullable Duration maxDelay, @Nullable Double multiplier) {
         if ((type == null || type == BackOffType.DEFAULT) && delay == null && maxDelay == null && multiplier == null) {
             return base;
         }

@@ -23,6 +23,7 @@ import java.sql.SQLNonTransientException;
 import java.sql.SQLTransientException;
 import java.time.Duration;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The classification of DESIGN §4 for types the engine knows without any framework: the
@@ -77,7 +78,7 @@ public final class DefaultRetryRules implements RetryRule, RetryAfterSource {
     }
 
     @Override
-    public Duration retryAfter(Throwable error) {
+    public @Nullable Duration retryAfter(Throwable error) {
         return error instanceof RetryableException retryable ? retryable.retryAfter() : null;
     }
 

@@ -18,6 +18,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,11 +39,11 @@ public class ResilienceSettingsInspector {
 
     private static final Logger log = LoggerFactory.getLogger(ResilienceSettingsInspector.class);
 
-    private final TimeoutOperationSource timeouts;
+    private final @Nullable TimeoutOperationSource timeouts;
 
-    private final RetryOperationSource retries;
+    private final @Nullable RetryOperationSource retries;
 
-    private final ResilienceMetrics metrics;
+    private final @Nullable ResilienceMetrics metrics;
 
     private final long minSamples;
 
@@ -56,8 +57,8 @@ public class ResilienceSettingsInspector {
      * @param metrics the recorded timers, or {@code null} without Micrometer (no T-2 check then)
      * @param minSamples successful calls needed before the p99 is trusted
      */
-    public ResilienceSettingsInspector(TimeoutOperationSource timeouts, RetryOperationSource retries, ResilienceMetrics metrics,
-            long minSamples) {
+    public ResilienceSettingsInspector(@Nullable TimeoutOperationSource timeouts,
+            @Nullable RetryOperationSource retries, @Nullable ResilienceMetrics metrics, long minSamples) {
         this.timeouts = timeouts;
         this.retries = retries;
         this.metrics = metrics;

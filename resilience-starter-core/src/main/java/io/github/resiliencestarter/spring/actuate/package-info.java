@@ -3,4 +3,7 @@
  * every annotated method with its effective settings, and the advisor that warns about settings
  * that contradict the rules (T-2, R-3) or rest on a declaration alone.
  */
+@NullMarked
 package io.github.resiliencestarter.spring.actuate;
+
+import org.jspecify.annotations.NullMarked;

@@ -2,6 +2,7 @@ package io.github.resiliencestarter.spring.aop;
 
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
+import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 
@@ -20,7 +21,8 @@ public final class AnnotatedMethods {
      * @param <A> the annotation type
      * @return the annotation, or {@code null}
      */
-    public static <A extends Annotation> A find(Method method, Class<?> targetClass, Class<A> type) {
+    public static <A extends Annotation> @Nullable A find(Method method, @Nullable Class<?> targetClass,
+            Class<A> type) {
         Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
         A found = AnnotatedElementUtils.findMergedAnnotation(specific, type);
         if (found == null && specific != method) {
@@ -40,7 +42,7 @@ public final class AnnotatedMethods {
      * @param targetClass the bean's class, or {@code null}
      * @return the name
      */
-    public static String operationName(Method method, Class<?> targetClass) {
+    public static String operationName(Method method, @Nullable Class<?> targetClass) {
         Class<?> owner = targetClass != null ? targetClass : method.getDeclaringClass();
         return owner.getSimpleName() + "." + method.getName();
     }
@@ -52,7 +54,7 @@ public final class AnnotatedMethods {
      * @param targetClass the bean's class, or {@code null}
      * @return the description
      */
-    public static String describe(Method method, Class<?> targetClass) {
+    public static String describe(Method method, @Nullable Class<?> targetClass) {
         Class<?> owner = targetClass != null ? targetClass : method.getDeclaringClass();
         StringBuilder out = new StringBuilder(owner.getName()).append('.').append(method.getName()).append('(');
         Class<?>[] params = method.getParameterTypes();

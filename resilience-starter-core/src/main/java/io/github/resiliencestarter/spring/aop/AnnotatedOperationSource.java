@@ -3,6 +3,7 @@ package io.github.resiliencestarter.spring.aop;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Base of the per-annotation operation sources: finds the annotation on a method, has the subclass
@@ -34,7 +35,7 @@ public abstract class AnnotatedOperationSource<A extends Annotation, O> implemen
      * @param targetClass the bean's class
      * @return the operation
      */
-    public O get(Method method, Class<?> targetClass) {
+    public @Nullable O get(Method method, @Nullable Class<?> targetClass) {
         return cache.get(method, targetClass);
     }
 
@@ -65,9 +66,9 @@ public abstract class AnnotatedOperationSource<A extends Annotation, O> implemen
      * @param targetClass the bean's class
      * @return the operation
      */
-    protected abstract O build(A annotation, Method method, Class<?> targetClass);
+    protected abstract O build(A annotation, Method method, @Nullable Class<?> targetClass);
 
-    private O findAndBuild(Method method, Class<?> targetClass) {
+    private @Nullable O findAndBuild(Method method, @Nullable Class<?> targetClass) {
         A annotation = AnnotatedMethods.find(method, targetClass, annotationType);
         return annotation == null ? null : build(annotation, method, targetClass);
     }

@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.spring.aop;
 
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.util.StringValueResolver;
 
@@ -21,8 +22,8 @@ public final class AnnotationValues {
      * @return the duration, or {@code null} when unset
      * @throws IllegalStateException naming the method when the value is invalid
      */
-    public static Duration duration(String raw, StringValueResolver placeholders, String where, String operation,
-            boolean allowZero) {
+    public static @Nullable Duration duration(@Nullable String raw, @Nullable StringValueResolver placeholders,
+            String where, String operation, boolean allowZero) {
         if (raw == null || raw.isEmpty()) {
             return null;
         }

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 
@@ -38,7 +39,8 @@ public final class FallbackMethod {
      * @return the resolved fallback, or {@code null} when {@code name} is empty
      * @throws IllegalStateException when no method of that name has a fitting signature
      */
-    public static FallbackMethod resolve(String annotation, String name, Method original, Class<?> targetClass) {
+    public static @Nullable FallbackMethod resolve(String annotation, @Nullable String name, Method original,
+            Class<?> targetClass) {
         if (name == null || name.isEmpty()) {
             return null;
         }
@@ -82,7 +84,7 @@ public final class FallbackMethod {
      * @return the fallback's result
      * @throws Throwable {@code error} when unhandled, or whatever the fallback threw
      */
-    public Object invoke(Object target, Object[] args, Throwable error) throws Throwable {
+    public @Nullable Object invoke(Object target, Object[] args, Throwable error) throws Throwable {
         Variant variant = select(error);
         if (variant == null) {
             throw error;
@@ -99,7 +101,7 @@ public final class FallbackMethod {
         }
     }
 
-    private Variant select(Throwable error) {
+    private @Nullable Variant select(Throwable error) {
         for (Variant variant : variants) {
             if (variant.errorType == null ? error instanceof Exception : variant.errorType.isInstance(error)) {
                 return variant;
@@ -112,15 +114,15 @@ public final class FallbackMethod {
 
         private final Method method;
 
-        private final Class<?> errorType;
+        private final @Nullable Class<?> errorType;
 
-        private Variant(Method method, Class<?> errorType) {
+        private Variant(Method method, @Nullable Class<?> errorType) {
             this.method = method;
             this.errorType = errorType;
             ReflectionUtils.makeAccessible(method);
         }
 
-        static Variant of(Method candidate, Class<?>[] params, Class<?> returnType) {
+        static @Nullable Variant of(Method candidate, Class<?>[] params, Class<?> returnType) {
             Class<?>[] own = candidate.getParameterTypes();
             boolean returns = returnType == void.class ? candidate.getReturnType() == void.class
                     : ClassUtils.isAssignable(returnType, candidate.getReturnType());

@@ -7,6 +7,7 @@ import io.github.resiliencestarter.spring.idempotent.IdempotencyScopeResolver;
 import io.github.resiliencestarter.spring.idempotent.RequestHeaders;
 import java.lang.reflect.Method;
 import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
 import org.springframework.context.expression.MethodBasedEvaluationContext;
 import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.ParameterNameDiscoverer;
@@ -43,12 +44,12 @@ public class IdempotentInterceptor extends OperationInterceptor<IdempotentOperat
     }
 
     @Override
-    protected IdempotentOperation operation(Method method, Class<?> targetClass) {
+    protected @Nullable IdempotentOperation operation(Method method, @Nullable Class<?> targetClass) {
         return source.get(method, targetClass);
     }
 
     @Override
-    protected Object invoke(IdempotentOperation operation, MethodInvocation invocation) throws Throwable {
+    protected @Nullable Object invoke(IdempotentOperation operation, MethodInvocation invocation) throws Throwable {
         Object[] args = invocation.getArguments();
         String key = operation.key() != null ? evaluate(operation.key(), operation, args, "key")
                 : RequestHeaders.header(keyHeader);
@@ -66,7 +67,7 @@ public class IdempotentInterceptor extends OperationInterceptor<IdempotentOperat
     }
 
     @Override
-    protected FallbackMethod fallback(IdempotentOperation operation) {
+    protected @Nullable FallbackMethod fallback(IdempotentOperation operation) {
         return null;
     }
 

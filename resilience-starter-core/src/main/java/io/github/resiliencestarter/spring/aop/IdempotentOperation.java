@@ -4,6 +4,7 @@ import io.github.resiliencestarter.idempotent.IdempotencyConfig;
 import io.github.resiliencestarter.idempotent.IdempotentExecutor;
 import java.lang.reflect.Method;
 import java.lang.reflect.Type;
+import org.jspecify.annotations.Nullable;
 import org.springframework.expression.Expression;
 
 /**
@@ -20,7 +21,7 @@ import org.springframework.expression.Expression;
  * @param config the merged settings
  * @param executor the executor on the configured store
  */
-public record IdempotentOperation(String name, Method method, Expression key, Expression fingerprint,
-        boolean fingerprintOff, boolean[] fingerprintParameters, Type returnType, IdempotencyConfig config,
-        IdempotentExecutor executor) {
+public record IdempotentOperation(String name, Method method, @Nullable Expression key,
+        @Nullable Expression fingerprint, boolean fingerprintOff, boolean[] fingerprintParameters, Type returnType,
+        IdempotencyConfig config, IdempotentExecutor executor) {
 }

@@ -10,6 +10,7 @@ import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
@@ -47,7 +48,7 @@ public class IdempotentOperationSource extends AnnotatedOperationSource<Idempote
     }
 
     @Override
-    protected IdempotentOperation build(Idempotent annotation, Method method, Class<?> targetClass) {
+    protected IdempotentOperation build(Idempotent annotation, Method method, @Nullable Class<?> targetClass) {
         String operation = AnnotatedMethods.operationName(method, targetClass);
         String described = AnnotatedMethods.describe(method, targetClass);
         String name = annotation.name().isEmpty() ? operation : annotation.name();
@@ -76,7 +77,7 @@ public class IdempotentOperationSource extends AnnotatedOperationSource<Idempote
                 config.build(), resolvedExecutor);
     }
 
-    private static Expression parse(String expression, String attribute, String described) {
+    private static @Nullable Expression parse(String expression, String attribute, String described) {
         if (expression.isEmpty()) {
             return null;
         }

@@ -6,6 +6,7 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.BiFunction;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Per-method settings, resolved once and then read without locking or reflection on every call.
@@ -19,7 +20,7 @@ public final class MethodOperationCache<O> {
 
     private final ConcurrentMap<Key, Object> cache = new ConcurrentHashMap<>(64);
 
-    private final BiFunction<Method, Class<?>, O> resolver;
+    private final BiFunction<Method, @Nullable Class<?>, @Nullable O> resolver;
 
     /**
      * Creates a cache.
@@ -27,7 +28,7 @@ public final class MethodOperationCache<O> {
      * @param resolver resolves a method on a target class; returns {@code null} when not annotated
      *     and throws when the settings are invalid
      */
-    public MethodOperationCache(BiFunction<Method, Class<?>, O> resolver) {
+    public MethodOperationCache(BiFunction<Method, @Nullable Class<?>, @Nullable O> resolver) {
         this.resolver = resolver;
     }
 
@@ -39,7 +40,7 @@ public final class MethodOperationCache<O> {
      * @return the operation, or {@code null} when the method is not annotated
      */
     @SuppressWarnings("unchecked")
-    public O get(Method method, Class<?> targetClass) {
+    public @Nullable O get(Method method, @Nullable Class<?> targetClass) {
         Key key = new Key(method, targetClass);
         Object cached = cache.get(key);
         if (cached == null) {
@@ -63,10 +64,10 @@ public final class MethodOperationCache<O> {
         return cache.values().stream().filter(value -> value != ABSENT).map(value -> (O) value).toList();
     }
 
-    private record Key(Method method, Class<?> targetClass) {
+    private record Key(Method method, @Nullable Class<?> targetClass) {
 
         @Override
-        public boolean equals(Object other) {
+        public boolean equals(@Nullable Object other) {
             return other instanceof Key key && method.equals(key.method)
                     && Objects.equals(targetClass, key.targetClass);
         }

@@ -3,6 +3,7 @@ package io.github.resiliencestarter.spring.aop;
 import java.lang.reflect.Method;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 
 /**
@@ -14,7 +15,7 @@ import org.springframework.aop.support.AopUtils;
 public abstract class OperationInterceptor<O> implements MethodInterceptor {
 
     @Override
-    public final Object invoke(MethodInvocation invocation) throws Throwable {
+    public final @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
         Object target = invocation.getThis();
         Class<?> targetClass = target != null ? AopUtils.getTargetClass(target) : null;
         O operation = operation(invocation.getMethod(), targetClass);
@@ -39,7 +40,7 @@ public abstract class OperationInterceptor<O> implements MethodInterceptor {
      * @param targetClass the bean's class, or {@code null}
      * @return the operation, or {@code null} when the method is not annotated
      */
-    protected abstract O operation(Method method, Class<?> targetClass);
+    protected abstract @Nullable O operation(Method method, @Nullable Class<?> targetClass);
 
     /**
      * Runs the call through the operation.
@@ -49,7 +50,7 @@ public abstract class OperationInterceptor<O> implements MethodInterceptor {
      * @return the call's result
      * @throws Throwable whatever the call or the operation threw
      */
-    protected abstract Object invoke(O operation, MethodInvocation invocation) throws Throwable;
+    protected abstract @Nullable Object invoke(O operation, MethodInvocation invocation) throws Throwable;
 
     /**
      * The operation's fallback.
@@ -57,5 +58,5 @@ public abstract class OperationInterceptor<O> implements MethodInterceptor {
      * @param operation the operation
      * @return the fallback, or {@code null}
      */
-    protected abstract FallbackMethod fallback(O operation);
+    protected abstract @Nullable FallbackMethod fallback(O operation);
 }

@@ -5,6 +5,7 @@ import org.aopalliance.aop.Advice;
 import java.util.function.Supplier;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
 import org.springframework.aop.Pointcut;
 import org.springframework.aop.support.AbstractPointcutAdvisor;
 import org.springframework.aop.support.ComposablePointcut;
@@ -55,14 +56,14 @@ public class ResilienceAnnotationAdvisor extends AbstractPointcutAdvisor {
 
         private final Supplier<? extends MethodInterceptor> factory;
 
-        private volatile MethodInterceptor delegate;
+        private volatile @Nullable MethodInterceptor delegate;
 
         LazyInterceptor(Supplier<? extends MethodInterceptor> factory) {
             this.factory = factory;
         }
 
         @Override
-        public Object invoke(MethodInvocation invocation) throws Throwable {
+        public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
             MethodInterceptor current = delegate;
             if (current == null) {
                 synchronized (this) {

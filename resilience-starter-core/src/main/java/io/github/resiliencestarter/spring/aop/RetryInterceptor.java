@@ -3,6 +3,7 @@ package io.github.resiliencestarter.spring.aop;
 import io.github.resiliencestarter.core.CheckedCallable;
 import java.lang.reflect.Method;
 import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
 import org.springframework.aop.ProxyMethodInvocation;
 
 /**
@@ -24,19 +25,19 @@ public class RetryInterceptor extends OperationInterceptor<RetryOperation> {
     }
 
     @Override
-    protected RetryOperation operation(Method method, Class<?> targetClass) {
+    protected @Nullable RetryOperation operation(Method method, @Nullable Class<?> targetClass) {
         return source.get(method, targetClass);
     }
 
     @Override
-    protected Object invoke(RetryOperation operation, MethodInvocation invocation) throws Throwable {
+    protected @Nullable Object invoke(RetryOperation operation, MethodInvocation invocation) throws Throwable {
         CheckedCallable<Object> attempt = invocation instanceof ProxyMethodInvocation proxied
                 ? () -> proxied.invocableClone().proceed() : invocation::proceed;
         return operation.retrier().call(attempt);
     }
 
     @Override
-    protected FallbackMethod fallback(RetryOperation operation) {
+    protected @Nullable FallbackMethod fallback(RetryOperation operation) {
         return operation.fallback();
     }
 }

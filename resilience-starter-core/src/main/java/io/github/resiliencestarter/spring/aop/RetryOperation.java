@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.spring.aop;
 
 import io.github.resiliencestarter.retry.Retrier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The resolved {@code @Retry} of one method: its retrier (merged policy, shared budget) and its
@@ -12,5 +13,6 @@ import io.github.resiliencestarter.retry.Retrier;
  * @param declaredIdempotent whether the method passed the safety gate only by
  *     {@code @Retry(idempotent = true)}
  */
-public record RetryOperation(String name, Retrier retrier, FallbackMethod fallback, boolean declaredIdempotent) {
+public record RetryOperation(String name, Retrier retrier, @Nullable FallbackMethod fallback,
+        boolean declaredIdempotent) {
 }

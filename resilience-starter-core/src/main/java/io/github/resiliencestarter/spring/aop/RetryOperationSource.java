@@ -12,8 +12,11 @@ import io.github.resiliencestarter.timeout.TimeoutRuntime;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.core.annotation.MergedAnnotations;
+import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
 import org.springframework.util.StringValueResolver;
 
 /**
@@ -25,6 +28,9 @@ public class RetryOperationSource extends AnnotatedOperationSource<Retry, RetryO
 
     private static final Logger log = LoggerFactory.getLogger(RetryOperationSource.class);
 
+    /** Spring Framework 7's own retry annotation, named so the check also runs on Framework 6. */
+    static final String SPRING_RETRYABLE = "org.springframework.resilience.annotation.Retryable";
+
     private final RetryConfigRegistry registry;
 
     private final RetrySafetyGate safetyGate;
@@ -33,7 +39,7 @@ public class RetryOperationSource extends AnnotatedOperationSource<Retry, RetryO
 
     private final double defaultJitterFactor;
 
-    private final TimeoutRuntime timeoutRuntime;
+    private final @Nullable TimeoutRuntime timeoutRuntime;
 
     private final RetryObserver observer;
 
@@ -51,7 +57,7 @@ public class RetryOperationSource extends AnnotatedOperationSource<Retry, RetryO
      * @param placeholders resolves {@code ${...}} in annotation values
      */
     public RetryOperationSource(RetryConfigRegistry registry, RetrySafetyGate safetyGate, int maxAttemptsCap,
-            double defaultJitterFactor, TimeoutRuntime timeoutRuntime, RetryObserver observer,
+            double defaultJitterFactor, @Nullable TimeoutRuntime timeoutRuntime, RetryObserver observer,
             StringValueResolver placeholders) {
         super(Retry.class);
         this.registry = registry;
@@ -64,9 +70,10 @@ public class RetryOperationSource extends AnnotatedOperationSource<Retry, RetryO
     }
 
     @Override
-    protected RetryOperation build(Retry annotation, Method method, Class<?> targetClass) {
+    protected RetryOperation build(Retry annotation, Method method, @Nullable Class<?> targetClass) {
         String name = AnnotatedMethods.operationName(method, targetClass);
         String described = AnnotatedMethods.describe(method, targetClass);
+        refuseSecondRetryLayer(method, targetClass, described);
         RetryConfig base = registry.config(annotation.name());
         RetryConfig.Builder policy = RetryConfig.from(base);
 
@@ -110,6 +117,22 @@ public class RetryOperationSource extends AnnotatedOperationSource<Retry, RetryO
                 .build();
         boolean declaredOnly = annotation.idempotent() && !safetyGate.isProvenSafe(method, annotation);
         return new RetryOperation(name, retrier, fallback, declaredOnly);
+    }
+
+    /**
+     * Spring's {@code @Retryable} next to {@code @Retry} would retry in two layers: attempts
+     * multiply (3 x 3 = 9 calls) and neither layer's budget, deadline check or safety gate sees the
+     * other's. Refused at startup, naming the method; on a type it covers every method of it.
+     */
+    private static void refuseSecondRetryLayer(Method method, @Nullable Class<?> targetClass, String described) {
+        Class<?> owner = targetClass != null ? targetClass : method.getDeclaringClass();
+        boolean onMethod = MergedAnnotations.from(method, SearchStrategy.TYPE_HIERARCHY).isPresent(SPRING_RETRYABLE);
+        boolean onType = MergedAnnotations.from(owner, SearchStrategy.TYPE_HIERARCHY).isPresent(SPRING_RETRYABLE);
+        if (onMethod || onType) {
+            throw new IllegalStateException("@Retry on " + described + " meets Spring's @Retryable on its "
+                    + (onMethod ? "method" : "class") + ": the call would be retried in two layers, and the "
+                    + "attempts would multiply. Keep one of the two annotations (see docs/retry.md).");
+        }
     }
 
     private void applySafetyGate(Method method, Retry annotation, String described, RetryConfig.Builder policy) {

@@ -3,6 +3,7 @@ package io.github.resiliencestarter.spring.aop;
 import io.github.resiliencestarter.timeout.TimeoutMode;
 import java.lang.reflect.Method;
 import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.util.ClassUtils;
 
@@ -28,12 +29,12 @@ public class TimeoutInterceptor extends OperationInterceptor<TimeoutOperation> {
     }
 
     @Override
-    protected TimeoutOperation operation(Method method, Class<?> targetClass) {
+    protected @Nullable TimeoutOperation operation(Method method, @Nullable Class<?> targetClass) {
         return source.get(method, targetClass);
     }
 
     @Override
-    protected Object invoke(TimeoutOperation operation, MethodInvocation invocation) throws Throwable {
+    protected @Nullable Object invoke(TimeoutOperation operation, MethodInvocation invocation) throws Throwable {
         if (operation.guard().config().mode() == TimeoutMode.OFFLOAD && TX_PRESENT
                 && TransactionSynchronizationManager.isActualTransactionActive()) {
             throw new OffloadInTransactionException(operation.name());
@@ -42,7 +43,7 @@ public class TimeoutInterceptor extends OperationInterceptor<TimeoutOperation> {
     }
 
     @Override
-    protected FallbackMethod fallback(TimeoutOperation operation) {
+    protected @Nullable FallbackMethod fallback(TimeoutOperation operation) {
         return operation.fallback();
     }
 }

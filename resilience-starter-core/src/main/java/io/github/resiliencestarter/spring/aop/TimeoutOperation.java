@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.spring.aop;
 
 import io.github.resiliencestarter.timeout.TimeoutGuard;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The resolved {@code @Timeout} of one method: its guard (merged settings) and its fallback.
@@ -9,5 +10,5 @@ import io.github.resiliencestarter.timeout.TimeoutGuard;
  * @param guard the guard applying the merged settings
  * @param fallback the fallback, or {@code null}
  */
-public record TimeoutOperation(String name, TimeoutGuard guard, FallbackMethod fallback) {
+public record TimeoutOperation(String name, TimeoutGuard guard, @Nullable FallbackMethod fallback) {
 }

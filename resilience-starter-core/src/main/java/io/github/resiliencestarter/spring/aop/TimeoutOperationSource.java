@@ -8,6 +8,7 @@ import io.github.resiliencestarter.timeout.TimeoutMode;
 import io.github.resiliencestarter.timeout.TimeoutRuntime;
 import java.lang.reflect.Method;
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 import org.springframework.util.StringValueResolver;
 
 /**
@@ -38,7 +39,7 @@ public class TimeoutOperationSource extends AnnotatedOperationSource<Timeout, Ti
     }
 
     @Override
-    protected TimeoutOperation build(Timeout annotation, Method method, Class<?> targetClass) {
+    protected TimeoutOperation build(Timeout annotation, Method method, @Nullable Class<?> targetClass) {
         String name = AnnotatedMethods.operationName(method, targetClass);
         TimeoutConfig.Builder config = TimeoutConfig.from(registry.config(annotation.name()));
         Duration timeout = AnnotationValues.duration(annotation.value(), placeholders, "@Timeout", name, false);

@@ -15,6 +15,7 @@ import io.github.resiliencestarter.timeout.TimeoutRuntime;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpRequest;
 import org.springframework.http.client.ClientHttpRequestExecution;
@@ -40,7 +41,7 @@ public class TraceContextClientInterceptor implements ClientHttpRequestIntercept
 
     private final long marginMillis;
 
-    private final TimeoutRuntime runtime;
+    private final @Nullable TimeoutRuntime runtime;
 
     /**
      * Creates the interceptor.
@@ -49,7 +50,7 @@ public class TraceContextClientInterceptor implements ClientHttpRequestIntercept
      * @param runtime the timer that bounds a call by the remaining budget, or {@code null} to only
      *     send headers
      */
-    public TraceContextClientInterceptor(Duration budgetMargin, TimeoutRuntime runtime) {
+    public TraceContextClientInterceptor(Duration budgetMargin, @Nullable TimeoutRuntime runtime) {
         this.marginMillis = budgetMargin.toMillis();
         this.runtime = runtime;
     }
@@ -60,7 +61,7 @@ public class TraceContextClientInterceptor implements ClientHttpRequestIntercept
         TraceContext context = TraceContextHolder.current();
         HttpHeaders headers = request.getHeaders();
         String operation = request.getMethod() + " " + request.getURI().getHost() + request.getURI().getPath();
-        OutboundHeaders.apply(context, marginMillis, operation, headers::containsKey, headers::set);
+        OutboundHeaders.apply(context, marginMillis, operation, name -> headers.getFirst(name) != null, headers::set);
         Deadline deadline = context.deadline();
         try {
             if (deadline == null || runtime == null) {
@@ -88,7 +89,7 @@ public class TraceContextClientInterceptor implements ClientHttpRequestIntercept
     }
 
     /** Says which timeout fired (T-4): the deadline, the connect timeout or the read timeout. */
-    private static IOException classify(IOException error, String operation, Deadline deadline) {
+    private static IOException classify(IOException error, String operation, @Nullable Deadline deadline) {
         if (deadline != null && deadline.isExpired()) {
             throw new DeadlineExceededException(operation, DeadlineExceededException.Reason.TIMED_OUT, null, error);
         }

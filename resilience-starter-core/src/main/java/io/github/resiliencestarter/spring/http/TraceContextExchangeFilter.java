@@ -36,7 +36,7 @@ public class TraceContextExchangeFilter implements ExchangeFilterFunction {
         String operation = request.method() + " " + request.url().getHost() + request.url().getPath();
         ClientRequest.Builder builder = ClientRequest.from(request);
         try {
-            OutboundHeaders.apply(context, marginMillis, operation, name -> request.headers().containsKey(name),
+            OutboundHeaders.apply(context, marginMillis, operation, name -> request.headers().getFirst(name) != null,
                     (name, value) -> builder.headers(headers -> headers.set(name, value)));
         } catch (DeadlineExceededException spent) {
             return Mono.error(spent);

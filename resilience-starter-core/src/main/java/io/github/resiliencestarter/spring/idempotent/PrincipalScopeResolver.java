@@ -2,6 +2,7 @@ package io.github.resiliencestarter.spring.idempotent;
 
 import io.github.resiliencestarter.idempotent.IdempotencyScopeException;
 import java.security.Principal;
+import org.jspecify.annotations.Nullable;
 import org.springframework.security.authentication.AnonymousAuthenticationToken;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContext;
@@ -61,7 +62,7 @@ public class PrincipalScopeResolver implements IdempotencyScopeResolver {
     /** Kept apart so Spring Security is loaded only when present. */
     private static final class SecurityScope {
 
-        static String name(SecurityContext context) {
+        static @Nullable String name(@Nullable SecurityContext context) {
             Authentication authentication = context != null ? context.getAuthentication() : null;
             if (authentication == null || !authentication.isAuthenticated()
                     || authentication instanceof AnonymousAuthenticationToken) {
@@ -88,7 +89,7 @@ public class PrincipalScopeResolver implements IdempotencyScopeResolver {
     /** Kept apart so the servlet API is loaded only when present. */
     private static final class ServletScope {
 
-        static String name() {
+        static @Nullable String name() {
             RequestAttributes attributes = RequestContextHolder.getRequestAttributes();
             if (attributes instanceof ServletRequestAttributes servlet) {
                 Principal principal = servlet.getRequest().getUserPrincipal();

@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.spring.idempotent;
 
 import jakarta.servlet.http.HttpServletResponse;
+import org.jspecify.annotations.Nullable;
 import org.springframework.util.ClassUtils;
 import org.springframework.web.context.request.RequestAttributes;
 import org.springframework.web.context.request.RequestContextHolder;
@@ -28,7 +29,7 @@ public final class RequestHeaders {
      * @param name the header name
      * @return its value, or {@code null} when absent or outside a request
      */
-    public static String header(String name) {
+    public static @Nullable String header(String name) {
         return SERVLET ? Servlet.header(name) : null;
     }
 
@@ -42,7 +43,7 @@ public final class RequestHeaders {
     /** Kept apart so the servlet API is loaded only when present. */
     private static final class Servlet {
 
-        static String header(String name) {
+        static @Nullable String header(String name) {
             RequestAttributes attributes = RequestContextHolder.getRequestAttributes();
             return attributes instanceof ServletRequestAttributes servlet ? servlet.getRequest().getHeader(name) : null;
         }

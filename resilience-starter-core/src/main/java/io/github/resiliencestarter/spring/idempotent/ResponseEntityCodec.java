@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ResponseEntity;
@@ -51,16 +52,16 @@ public class ResponseEntityCodec implements ResponseCodec {
     }
 
     @Override
-    public String encode(Object value, IdempotentCall call) {
+    public String encode(@Nullable Object value, IdempotentCall call) {
         return encode(value, call.returnType(), call.operation());
     }
 
     @Override
-    public String encode(Object value, Type type) {
+    public String encode(@Nullable Object value, Type type) {
         return encode(value, type, "");
     }
 
-    private String encode(Object value, Type type, String name) {
+    private String encode(@Nullable Object value, Type type, String name) {
         if (!(value instanceof ResponseEntity<?> entity) || !isResponseEntity(type)) {
             return delegate.encode(value, type);
         }
@@ -78,7 +79,7 @@ public class ResponseEntityCodec implements ResponseCodec {
     }
 
     @Override
-    public Object decode(String payload, Type type) {
+    public @Nullable Object decode(String payload, Type type) {
         if (!isResponseEntity(type)) {
             return delegate.decode(payload, type);
         }
@@ -88,12 +89,13 @@ public class ResponseEntityCodec implements ResponseCodec {
             // records written before the allow-list existed may hold more: never replay those
             stored.headers.forEach((header, values) -> {
                 if (!ReplayHeaders.NEVER_STORED.contains(header.toLowerCase(Locale.ROOT))) {
-                    headers.put(header, values);
+                    headers.addAll(header, values);
                 }
             });
         }
         Object body = stored.body == null ? null : delegate.decode(stored.body, bodyType(type));
-        return new ResponseEntity<>(body, headers, HttpStatusCode.valueOf(stored.status));
+        // the builder, not the constructor: its MultiValueMap parameter is not HttpHeaders' type on Framework 7
+        return ResponseEntity.status(HttpStatusCode.valueOf(stored.status)).headers(headers).body(body);
     }
 
     private static boolean isResponseEntity(Type type) {
@@ -113,9 +115,9 @@ public class ResponseEntityCodec implements ResponseCodec {
         public int status;
 
         /** Headers. */
-        public Map<String, List<String>> headers;
+        public @Nullable Map<String, List<String>> headers;
 
         /** The body, encoded by the delegate. */
-        public String body;
+        public @Nullable String body;
     }
 }

@@ -3,4 +3,7 @@
  * principal scope, {@code ResponseEntity} replay, and the JDBC completion inside the business
  * transaction.
  */
+@NullMarked
 package io.github.resiliencestarter.spring.idempotent;
+
+import org.jspecify.annotations.NullMarked;

@@ -14,6 +14,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.datasource.DelegatingDataSource;
 
 /**
@@ -49,7 +50,7 @@ public class DeadlineBoundDataSource extends DelegatingDataSource {
                 new Class<?>[] {Connection.class}, new ConnectionHandler(connection));
     }
 
-    private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
+    private static @Nullable Object invoke(Object target, Method method, Object @Nullable [] args) throws Throwable {
         try {
             return method.invoke(target, args);
         } catch (InvocationTargetException ex) {
@@ -61,7 +62,7 @@ public class DeadlineBoundDataSource extends DelegatingDataSource {
     private record ConnectionHandler(Connection target) implements InvocationHandler {
 
         @Override
-        public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+        public @Nullable Object invoke(Object proxy, Method method, Object @Nullable [] args) throws Throwable {
             if (method.getName().equals("unwrap") && args != null && args[0] == Connection.class) {
                 return target;
             }
@@ -80,7 +81,7 @@ public class DeadlineBoundDataSource extends DelegatingDataSource {
     private record StatementHandler(Statement target) implements InvocationHandler {
 
         @Override
-        public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+        public @Nullable Object invoke(Object proxy, Method method, Object @Nullable [] args) throws Throwable {
             if (!method.getName().startsWith("execute")) {
                 return DeadlineBoundDataSource.invoke(target, method, args);
             }

@@ -8,6 +8,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -57,7 +58,7 @@ public class DeadlineBoundRedisConnectionFactoryPostProcessor implements BeanPos
         };
     }
 
-    private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
+    private static @Nullable Object invoke(Object target, Method method, Object @Nullable [] args) throws Throwable {
         try {
             return method.invoke(target, args);
         } catch (InvocationTargetException ex) {

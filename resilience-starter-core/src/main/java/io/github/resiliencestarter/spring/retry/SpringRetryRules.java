@@ -7,6 +7,7 @@ import io.github.resiliencestarter.retry.RetryAfterSource;
 import io.github.resiliencestarter.retry.RetryClassifier;
 import io.github.resiliencestarter.retry.RetryRule;
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 import org.springframework.dao.NonTransientDataAccessException;
 import org.springframework.dao.RecoverableDataAccessException;
 import org.springframework.dao.TransientDataAccessException;
@@ -70,7 +71,7 @@ public final class SpringRetryRules implements RetryRule, RetryAfterSource {
     }
 
     @Override
-    public Duration retryAfter(Throwable error) {
+    public @Nullable Duration retryAfter(Throwable error) {
         return WEB ? WebRules.retryAfter(error, time) : null;
     }
 
@@ -110,7 +111,7 @@ public final class SpringRetryRules implements RetryRule, RetryAfterSource {
             return Verdict.ABSTAIN;
         }
 
-        static Duration retryAfter(Throwable error, TimeSource time) {
+        static @Nullable Duration retryAfter(Throwable error, TimeSource time) {
             if (error instanceof RestClientResponseException response) {
                 int code = response.getStatusCode().value();
                 HttpHeaders headers = response.getResponseHeaders();

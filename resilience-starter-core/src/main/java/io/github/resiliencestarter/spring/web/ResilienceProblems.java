@@ -12,6 +12,7 @@ import io.github.resiliencestarter.timeout.DeadlineExceededException;
 import io.github.resiliencestarter.timeout.ResilienceTimeoutException;
 import io.github.resiliencestarter.timeout.TimeoutRejectedException;
 import java.net.URI;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 
@@ -39,7 +40,7 @@ public final class ResilienceProblems {
      * @param detail what ran out of time
      * @return the problem
      */
-    public static ProblemDetail deadlineExceeded(String detail) {
+    public static ProblemDetail deadlineExceeded(@Nullable String detail) {
         return problem(HttpStatus.GATEWAY_TIMEOUT, "deadline-exceeded", "Deadline exceeded", detail);
     }
 
@@ -49,7 +50,7 @@ public final class ResilienceProblems {
      * @param error the error
      * @return the problem, or {@code null}
      */
-    public static ProblemDetail forError(Throwable error) {
+    public static @Nullable ProblemDetail forError(Throwable error) {
         if (error instanceof DeadlineExceededException) {
             return deadlineExceeded(error.getMessage());
         }
@@ -101,7 +102,7 @@ public final class ResilienceProblems {
      * @param error the error
      * @return seconds, or {@code null} when the client should not simply retry
      */
-    public static Long retryAfterSeconds(Throwable error) {
+    public static @Nullable Long retryAfterSeconds(Throwable error) {
         if (error instanceof IdempotencyInProgressException inProgress) {
             return inProgress.retryAfterSeconds();
         }
@@ -111,7 +112,7 @@ public final class ResilienceProblems {
         return null;
     }
 
-    private static ProblemDetail problem(HttpStatus status, String type, String title, String detail) {
+    private static ProblemDetail problem(HttpStatus status, String type, String title, @Nullable String detail) {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
         problem.setType(URI.create(TYPE_BASE + type));
         problem.setTitle(title);

@@ -5,6 +5,7 @@ import io.github.resiliencestarter.retry.RetryOutcome;
 import io.github.resiliencestarter.retry.RetrySummary;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.Ordered;
 import org.springframework.web.servlet.HandlerExceptionResolver;
 import org.springframework.web.servlet.ModelAndView;
@@ -17,8 +18,8 @@ import org.springframework.web.servlet.ModelAndView;
 public class RetryExhaustedMarker implements HandlerExceptionResolver, Ordered {
 
     @Override
-    public ModelAndView resolveException(HttpServletRequest request, HttpServletResponse response, Object handler,
-            Exception error) {
+    public @Nullable ModelAndView resolveException(HttpServletRequest request, HttpServletResponse response,
+            @Nullable Object handler, Exception error) {
         RetrySummary summary = RetrySummary.of(error);
         if (summary != null && !response.isCommitted() && (summary.outcome() == RetryOutcome.FAILED_WITH_RETRY
                 || summary.outcome() == RetryOutcome.BUDGET_DENIED)) {

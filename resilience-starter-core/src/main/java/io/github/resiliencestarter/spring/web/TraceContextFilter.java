@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.Ordered;
@@ -42,11 +43,11 @@ public class TraceContextFilter extends OncePerRequestFilter implements Ordered 
 
     private static final Logger log = LoggerFactory.getLogger(TraceContextFilter.class);
 
-    private final Duration maxInboundBudget;
+    private final @Nullable Duration maxInboundBudget;
 
-    private final Duration defaultBudget;
+    private final @Nullable Duration defaultBudget;
 
-    private final Supplier<String> currentSpanTraceId;
+    private final @Nullable Supplier<@Nullable String> currentSpanTraceId;
 
     private int order = DEFAULT_ORDER;
 
@@ -57,7 +58,8 @@ public class TraceContextFilter extends OncePerRequestFilter implements Ordered 
      * @param defaultBudget the budget of a request that carries none, or {@code null} for no deadline
      * @param currentSpanTraceId the tracer's current trace id (may return {@code null}), or {@code null}
      */
-    public TraceContextFilter(Duration maxInboundBudget, Duration defaultBudget, Supplier<String> currentSpanTraceId) {
+    public TraceContextFilter(@Nullable Duration maxInboundBudget, @Nullable Duration defaultBudget,
+            @Nullable Supplier<@Nullable String> currentSpanTraceId) {
         this.maxInboundBudget = maxInboundBudget;
         this.defaultBudget = defaultBudget;
         this.currentSpanTraceId = currentSpanTraceId;

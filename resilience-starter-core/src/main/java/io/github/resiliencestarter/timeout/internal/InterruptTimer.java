@@ -4,6 +4,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One shared timer thread that interrupts callers at their deadline (INTERRUPT mode).
@@ -63,7 +64,7 @@ public final class InterruptTimer implements AutoCloseable {
 
         private final Thread target;
 
-        private volatile ScheduledFuture<?> future;
+        private volatile @Nullable ScheduledFuture<?> future;
 
         private Ticket(Thread target) {
             this.target = target;

@@ -1,0 +1,71 @@
+package io.github.resiliencestarter.autoconfigure.boot3;
+
+import io.github.resiliencestarter.autoconfigure.ConditionalOnResilienceEnabled;
+import io.github.resiliencestarter.autoconfigure.http.OutboundHttpAutoConfiguration;
+import io.github.resiliencestarter.spring.http.TraceContextClientInterceptor;
+import io.github.resiliencestarter.spring.http.TraceContextExchangeFilter;
+import org.springframework.boot.web.client.RestClientCustomizer;
+import org.springframework.boot.web.client.RestTemplateCustomizer;
+import org.springframework.boot.web.reactive.function.client.WebClientCustomizer;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Spring Boot 3.x: adds the trace-context interceptor to every {@code RestTemplate} and
+ * {@code RestClient}, and the propagation filter to every {@code WebClient}, built from Boot's
+ * builders.
+ */
+@AutoConfiguration(after = OutboundHttpAutoConfiguration.class)
+@ConditionalOnResilienceEnabled
+@ConditionalOnClass(name = "org.springframework.boot.web.client.RestClientCustomizer")
+public class Boot3HttpClientsAutoConfiguration {
+
+    /**
+     * Adds the interceptor to {@code RestTemplateBuilder}.
+     *
+     * @param interceptor the interceptor
+     * @return the customizer
+     */
+    @Bean
+    @ConditionalOnBean(TraceContextClientInterceptor.class)
+    @ConditionalOnMissingBean(name = "traceContextRestTemplateCustomizer")
+    public RestTemplateCustomizer traceContextRestTemplateCustomizer(TraceContextClientInterceptor interceptor) {
+        return restTemplate -> restTemplate.getInterceptors().add(interceptor);
+    }
+
+    /**
+     * Adds the interceptor to {@code RestClient.Builder}.
+     *
+     * @param interceptor the interceptor
+     * @return the customizer
+     */
+    @Bean
+    @ConditionalOnBean(TraceContextClientInterceptor.class)
+    @ConditionalOnMissingBean(name = "traceContextRestClientCustomizer")
+    public RestClientCustomizer traceContextRestClientCustomizer(TraceContextClientInterceptor interceptor) {
+        return builder -> builder.requestInterceptor(interceptor);
+    }
+
+    /** WebClient, when Spring WebFlux and Boot's WebClient support are on the classpath. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.boot.web.reactive.function.client.WebClientCustomizer")
+    static class WebClientPropagation {
+
+        /**
+         * Adds the propagation filter to {@code WebClient.Builder}.
+         *
+         * @param filter the filter
+         * @return the customizer
+         */
+        @Bean
+        @ConditionalOnBean(TraceContextExchangeFilter.class)
+        @ConditionalOnMissingBean(name = "traceContextWebClientCustomizer")
+        WebClientCustomizer traceContextWebClientCustomizer(TraceContextExchangeFilter filter) {
+            return builder -> builder.filter(filter);
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package io.github.resiliencestarter.autoconfigure.boot4;
+
+import io.github.resiliencestarter.autoconfigure.ConditionalOnResilienceEnabled;
+import io.github.resiliencestarter.autoconfigure.idempotent.IdempotencyAutoConfiguration;
+import io.github.resiliencestarter.autoconfigure.idempotent.IdempotencyProperties;
+import io.github.resiliencestarter.idempotent.IdempotencyStore;
+import io.github.resiliencestarter.spring.actuate.IdempotencyStoreHealth;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Spring Boot 4.x: the idempotency store's health ({@link IdempotencyStoreHealth}) as the
+ * {@code resilienceIdempotency} health component.
+ */
+@AutoConfiguration(after = IdempotencyAutoConfiguration.class)
+@ConditionalOnResilienceEnabled
+@ConditionalOnClass(name = {"org.springframework.boot.health.contributor.HealthIndicator", "org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator"})
+public class Boot4HealthAutoConfiguration {
+
+    /**
+     * The idempotency store's health.
+     *
+     * @param store the store
+     * @param properties the idempotency properties
+     * @return the indicator
+     */
+    @Bean
+    @ConditionalOnBean(IdempotencyStore.class)
+    @ConditionalOnMissingBean(name = "resilienceIdempotencyHealthIndicator")
+    @ConditionalOnEnabledHealthIndicator("resilienceIdempotency")
+    public HealthIndicator resilienceIdempotencyHealthIndicator(IdempotencyStore store,
+            ObjectProvider<IdempotencyProperties> properties) {
+        IdempotencyProperties settings = properties.getIfAvailable();
+        IdempotencyStoreHealth health = new IdempotencyStoreHealth(store, settings != null && settings.isFailOpen());
+        return () -> {
+            IdempotencyStoreHealth.Report report = health.check();
+            return Health.status(report.status()).withDetails(report.details()).build();
+        };
+    }
+}

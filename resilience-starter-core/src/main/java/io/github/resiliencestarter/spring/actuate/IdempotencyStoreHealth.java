@@ -1,0 +1,60 @@
+package io.github.resiliencestarter.spring.actuate;
+
+import io.github.resiliencestarter.idempotent.IdempotencyStore;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The idempotency store's health, independent of the Boot line: DOWN when the store does not
+ * answer and requests are refused (fail-closed, the default), which is what a load balancer should
+ * know; DEGRADED when they run without idempotency (fail-open). Each Boot line's health indicator
+ * only translates a {@link Report} into its own {@code Health} type.
+ */
+public final class IdempotencyStoreHealth {
+
+    /** Status when requests keep being served without idempotency while the store is down. */
+    public static final String DEGRADED = "DEGRADED";
+
+    private final IdempotencyStore store;
+
+    private final boolean failOpen;
+
+    /**
+     * Creates the check.
+     *
+     * @param store the store
+     * @param failOpen whether requests run without idempotency when the store is down
+     */
+    public IdempotencyStoreHealth(IdempotencyStore store, boolean failOpen) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.failOpen = failOpen;
+    }
+
+    /**
+     * Pings the store.
+     *
+     * @return the status code ({@code UP}, {@code DOWN} or {@link #DEGRADED}) and its details
+     */
+    public Report check() {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("store", store.getClass().getSimpleName());
+        details.put("failOpen", failOpen);
+        try {
+            store.ping();
+            return new Report("UP", details);
+        } catch (RuntimeException ex) {
+            details.put("error", ex.getClass().getSimpleName());
+            return new Report(failOpen ? DEGRADED : "DOWN", details);
+        }
+    }
+
+    /**
+     * One health reading.
+     *
+     * @param status the status code, as Boot's {@code Status} codes
+     * @param details what the reading found
+     */
+    public record Report(String status, Map<String, Object> details) {
+    }
+}

@@ -52,7 +52,8 @@ public class Boot3HttpClientsAutoConfiguration {
 
     /** WebClient, when Spring WebFlux and Boot's WebClient support are on the classpath. */
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = "org.springframework.boot.web.reactive.function.client.WebClientCustomizer")
+    @ConditionalOnClass(name = {"org.springframework.web.reactive.function.client.WebClient",
+        "org.springframework.boot.web.reactive.function.client.WebClientCustomizer"})
     static class WebClientPropagation {
 
         /**

@@ -52,7 +52,8 @@ public class Boot4HttpClientsAutoConfiguration {
 
     /** WebClient, when Spring WebFlux and Boot's WebClient support are on the classpath. */
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = "org.springframework.boot.webclient.WebClientCustomizer")
+    @ConditionalOnClass(name = {"org.springframework.web.reactive.function.client.WebClient",
+        "org.springframework.boot.webclient.WebClientCustomizer"})
     static class WebClientPropagation {
 
         /**

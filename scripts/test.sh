@@ -11,6 +11,7 @@
 #   2. Spring Boot 4.0 on Java 17: the same test sources against Boot 4, using the classes leg 1
 #      compiled (what a Boot 4 user gets); the sample and integration tests compile on Boot 4.
 #   3. Spring Boot 4.0 on Java 25: leg 2 again on the newest JDK.
+#   4. Spring Boot 4.1 on Java 17: leg 2 on the newest Boot release that resolves here.
 # Extra arguments go to every Maven run. RESILIENCE_TEST_LEGS selects legs, e.g. "1 2".
 set -euo pipefail
 
@@ -21,7 +22,7 @@ cd "$ROOT"
 source "$ROOT/scripts/test-servers.sh"
 start_test_servers
 
-LEGS="${RESILIENCE_TEST_LEGS:-1 2 3}"
+LEGS="${RESILIENCE_TEST_LEGS:-1 2 3 4}"
 JAVA25_HOME="${JAVA25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
 BOOT4_MODULES=resilience-starter-core,resilience-starter-autoconfigure,resilience-starter-integration-tests,resilience-starter-sample
 
@@ -45,6 +46,11 @@ for leg in $LEGS; do
        fi
        release_classes "$@"
        JAVA_HOME="$JAVA25_HOME" ./mvnw -B -ntp -Pboot4 -pl "$BOOT4_MODULES" verify "$@" ;;
+    4) echo "== leg 4: Spring Boot 4.1, Java 17"
+       release_classes "$@"
+       # Boot 4.1.2's own Netty release is not served here: the newest 4.2 one that is
+       ./mvnw -B -ntp -Pboot4 -Dspring-boot4.version=4.1.2 -Dnetty.version=4.2.18.Final \
+         -pl "$BOOT4_MODULES" verify "$@" ;;
     *) echo "unknown leg '$leg'" >&2; exit 2 ;;
   esac
 done

@@ -36,4 +36,20 @@ public final class Causes {
         }
         return null;
     }
+
+    /**
+     * The failure of an asynchronous stage without the {@code CompletionException} or
+     * {@code ExecutionException} wrapper the JDK adds in dependent stages and {@code get()}.
+     *
+     * @param failure what a stage or {@code get()} reported
+     * @return the failure of the work itself
+     */
+    public static Throwable unwrapAsync(Throwable failure) {
+        Throwable current = failure;
+        while ((current instanceof java.util.concurrent.CompletionException
+                || current instanceof java.util.concurrent.ExecutionException) && current.getCause() != null) {
+            current = current.getCause();
+        }
+        return current;
+    }
 }

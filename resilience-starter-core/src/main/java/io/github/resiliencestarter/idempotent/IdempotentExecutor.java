@@ -7,11 +7,15 @@ import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.context.TraceIds;
 import io.github.resiliencestarter.context.TraceScope;
+import io.github.resiliencestarter.core.Causes;
 import io.github.resiliencestarter.core.CheckedCallable;
 import io.github.resiliencestarter.idempotent.internal.LeaseKeeper;
 import java.lang.reflect.Type;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -125,14 +129,173 @@ public final class IdempotentExecutor {
         }
     }
 
+    /**
+     * The asynchronous form of {@link #execute(IdempotentCall, CheckedCallable, Runnable)}: the claim
+     * is made before {@code work} runs; the completed value of its stage is stored and replayed (the
+     * call's return type is the value's type); a failed completion releases the key, or is cached as
+     * the settings say. A duplicate of work in progress is refused or waits as in the blocking form,
+     * but waiting polls the store on scheduled tasks: no thread is parked. Store calls themselves are
+     * made on the calling thread and on the thread that completes the stage.
+     *
+     * @param call the key, fingerprint, value type and settings
+     * @param work builds the asynchronous result
+     * @param onReplay runs once before a replay completes the result
+     * @param <T> the value type
+     * @return the result, executed now or replayed
+     */
+    public <T> CompletableFuture<IdempotentResult<T>> executeAsync(IdempotentCall call,
+            CheckedCallable<? extends CompletionStage<T>> work, Runnable onReplay) {
+        CompletableFuture<IdempotentResult<T>> result = new CompletableFuture<>();
+        new AsyncExecution<>(call, work, onReplay, result).claim();
+        return result.whenComplete((value, failure) -> {
+            if (failure != null && Causes.unwrapAsync(failure) instanceof IdempotencyRecordCorruptedException ex) {
+                observer.onOutcome(call.operation(), IdempotencyOutcome.CORRUPTED);
+                log.warn("The idempotency record of {} is unreadable; nothing was executed ({})", call.operation(),
+                        ex.getMessage());
+            }
+        });
+    }
+
+    /** One asynchronous idempotent call: claim, then run and record, or replay, or poll while in progress. */
+    private final class AsyncExecution<T> {
+
+        private final IdempotentCall call;
+
+        private final CheckedCallable<? extends CompletionStage<T>> work;
+
+        private final Runnable onReplay;
+
+        private final CompletableFuture<IdempotentResult<T>> result;
+
+        private final TraceContext context = TraceContextHolder.current();
+
+        private final long lease;
+
+        private final long waitUntil;
+
+        private final String owner = TraceIds.generate();
+
+        private long poll = FIRST_POLL_MILLIS;
+
+        AsyncExecution(IdempotentCall call, CheckedCallable<? extends CompletionStage<T>> work, Runnable onReplay,
+                CompletableFuture<IdempotentResult<T>> result) {
+            this.call = call;
+            this.work = work;
+            this.onReplay = onReplay;
+            this.result = result;
+            Deadline deadline = context.deadline();
+            this.lease = leaseMillis(call.config(), deadline);
+            this.waitUntil = time.nanoTime() + waitNanos(call.config(), deadline);
+        }
+
+        void claim() {
+            try {
+                ClaimResult claim;
+                try {
+                    claim = store.claim(new Claim(call.storedKey(), call.operation(), call.fingerprint(), owner,
+                            lease, call.config().ttl().toMillis()));
+                } catch (IdempotencyStoreException ex) {
+                    observer.onOutcome(call.operation(), IdempotencyOutcome.STORE_ERROR);
+                    if (!call.config().failOpen()) {
+                        throw ex;
+                    }
+                    log.warn("Idempotency store unavailable; running {} without idempotency (fail-open)",
+                            call.operation());
+                    start().whenComplete((value, failure) -> settle(failure == null
+                            ? new IdempotentResult<>(value, false) : null, failure));
+                    return;
+                }
+                if (claim.owned()) {
+                    runOwned();
+                } else {
+                    examine(claim.existing());
+                }
+            } catch (Throwable ex) {
+                result.completeExceptionally(ex);
+            }
+        }
+
+        private void examine(IdempotencyRecord existing) throws Throwable {
+            IdempotentResult<T> replayed = replayIfDone(call, existing, onReplay);
+            if (replayed != null) {
+                result.complete(replayed);
+                return;
+            }
+            long leftNanos = waitUntil - time.nanoTime();
+            rejectUnlessWaiting(call, existing, leftNanos);
+            long delay = Math.max(1, Math.min(poll, leftNanos / 1_000_000));
+            poll = Math.min(MAX_POLL_MILLIS, poll * 2);
+            CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS).execute(this::pollAgain);
+        }
+
+        private void pollAgain() {
+            if (result.isDone()) {
+                return;
+            }
+            try {
+                IdempotencyRecord existing = store.find(call.storedKey());
+                if (existing == null || existing.isLeaseExpired(time.epochMillis())) {
+                    claim(); // released or abandoned: claim again (taking an expired lease over)
+                } else {
+                    examine(existing);
+                }
+            } catch (Throwable ex) {
+                result.completeExceptionally(ex);
+            }
+        }
+
+        private void runOwned() {
+            Deadline deadline = context.deadline();
+            // hung work that ignores interrupts must not hold its key past its deadline (plus the margin)
+            long keepUntil = deadline == null ? Long.MAX_VALUE
+                    : deadline.remainingMillis() + call.config().leaseMargin().toMillis();
+            LeaseKeeper.Lease kept = leases.keep(store, call.storedKey(), owner, lease, keepUntil);
+            CompletableFuture<T> stage;
+            try (TraceScope scope = TraceContextHolder.open(context.withIdempotentExecution(
+                    new IdempotentExecution(call.storedKey(), owner)))) {
+                stage = start();
+            }
+            stage.whenComplete((value, failure) -> {
+                kept.close();
+                if (failure != null) {
+                    Throwable cause = Causes.unwrapAsync(failure);
+                    settleFailure(call, owner, cause);
+                    result.completeExceptionally(cause);
+                } else {
+                    settle(recordCompletion(call, owner, value), null);
+                }
+            });
+        }
+
+        private CompletableFuture<T> start() {
+            try {
+                return work.call().toCompletableFuture();
+            } catch (Throwable ex) {
+                return CompletableFuture.failedFuture(ex);
+            }
+        }
+
+        private void settle(@Nullable IdempotentResult<T> value, @Nullable Throwable failure) {
+            if (failure != null) {
+                result.completeExceptionally(Causes.unwrapAsync(failure));
+            } else {
+                result.complete(value);
+            }
+        }
+    }
+
+    private static long leaseMillis(IdempotencyConfig config, @Nullable Deadline deadline) {
+        return Math.max(1, deadline != null ? deadline.remainingMillis() + config.leaseMargin().toMillis()
+                : config.lease().toMillis());
+    }
+
     @SuppressWarnings("unchecked")
     private <T> IdempotentResult<T> run(IdempotentCall call, CheckedCallable<T> work, Runnable onReplay)
             throws Throwable {
         IdempotencyConfig config = call.config();
         TraceContext context = TraceContextHolder.current();
         Deadline deadline = context.deadline();
-        long lease = Math.max(1, deadline != null ? deadline.remainingMillis() + config.leaseMargin().toMillis()
-                : config.lease().toMillis());
+        long lease = leaseMillis(config, deadline);
         long waitUntil = time.nanoTime() + waitNanos(config, deadline);
         String owner = TraceIds.generate();
         Claim request = new Claim(call.storedKey(), call.operation(), call.fingerprint(), owner, lease,
@@ -156,34 +319,12 @@ public final class IdempotentExecutor {
             }
             IdempotencyRecord existing = claim.existing();
             while (true) {
-                if (!call.fingerprint().equals(existing.fingerprint())) {
-                    observer.onOutcome(call.operation(), IdempotencyOutcome.KEY_REUSED);
-                    throw new IdempotencyKeyReusedException(call.operation());
-                }
-                if (existing.status() == IdempotencyStatus.COMPLETED
-                        || (existing.status() == IdempotencyStatus.COMMITTED
-                                && existing.leaseExpiresAt() <= time.epochMillis())) {
-                    // a committed response still missing after the lease is lost for good: replay says so
-                    T replayed;
-                    try {
-                        replayed = (T) ResponseReplay.replay(existing, call, codec);
-                    } catch (IdempotencyRecordCorruptedException ex) {
-                        throw ex;
-                    } catch (Throwable firstOutcome) {
-                        // a cached failure, or the first result cannot be replayed: still a replay
-                        onReplay.run();
-                        observer.onOutcome(call.operation(), IdempotencyOutcome.REPLAYED);
-                        throw firstOutcome;
-                    }
-                    onReplay.run();
-                    observer.onOutcome(call.operation(), IdempotencyOutcome.REPLAYED);
-                    return new IdempotentResult<>(replayed, true);
+                IdempotentResult<T> replayed = replayIfDone(call, existing, onReplay);
+                if (replayed != null) {
+                    return replayed;
                 }
                 long leftNanos = waitUntil - time.nanoTime();
-                if (config.onInProgress() == InProgressStrategy.REJECT || leftNanos <= 0) {
-                    observer.onOutcome(call.operation(), IdempotencyOutcome.IN_PROGRESS);
-                    throw new IdempotencyInProgressException(call.operation(), retryAfterSeconds(existing));
-                }
+                rejectUnlessWaiting(call, existing, leftNanos);
                 Thread.sleep(Math.max(1, Math.min(poll, leftNanos / 1_000_000)));
                 poll = Math.min(MAX_POLL_MILLIS, poll * 2);
                 existing = store.find(call.storedKey());
@@ -191,6 +332,46 @@ public final class IdempotentExecutor {
                     break; // released or abandoned: claim again (taking an expired lease over)
                 }
             }
+        }
+    }
+
+    /**
+     * The first call's outcome when the record holds one (a replay, or its cached failure thrown);
+     * {@code null} while it is still in progress. A reused key with another payload is refused.
+     */
+    @SuppressWarnings("unchecked")
+    private <T> @Nullable IdempotentResult<T> replayIfDone(IdempotentCall call, IdempotencyRecord existing,
+            Runnable onReplay) throws Throwable {
+        if (!call.fingerprint().equals(existing.fingerprint())) {
+            observer.onOutcome(call.operation(), IdempotencyOutcome.KEY_REUSED);
+            throw new IdempotencyKeyReusedException(call.operation());
+        }
+        if (existing.status() != IdempotencyStatus.COMPLETED && (existing.status() != IdempotencyStatus.COMMITTED
+                || existing.leaseExpiresAt() > time.epochMillis())) {
+            return null;
+        }
+        // a committed response still missing after the lease is lost for good: replay says so
+        T replayed;
+        try {
+            replayed = (T) ResponseReplay.replay(existing, call, codec);
+        } catch (IdempotencyRecordCorruptedException ex) {
+            throw ex;
+        } catch (Throwable firstOutcome) {
+            // a cached failure, or the first result cannot be replayed: still a replay
+            onReplay.run();
+            observer.onOutcome(call.operation(), IdempotencyOutcome.REPLAYED);
+            throw firstOutcome;
+        }
+        onReplay.run();
+        observer.onOutcome(call.operation(), IdempotencyOutcome.REPLAYED);
+        return new IdempotentResult<>(replayed, true);
+    }
+
+    /** A duplicate of work in progress: 409 now (REJECT, or no time left to wait), else it may wait. */
+    private void rejectUnlessWaiting(IdempotentCall call, IdempotencyRecord existing, long leftNanos) {
+        if (call.config().onInProgress() == InProgressStrategy.REJECT || leftNanos <= 0) {
+            observer.onOutcome(call.operation(), IdempotencyOutcome.IN_PROGRESS);
+            throw new IdempotencyInProgressException(call.operation(), retryAfterSeconds(existing));
         }
     }
 
@@ -209,6 +390,11 @@ public final class IdempotentExecutor {
             settleFailure(call, owner, failure);
             throw failure;
         }
+        return recordCompletion(call, owner, value);
+    }
+
+    /** Stores the owner's result so duplicates replay it; the work is done whatever the store says. */
+    private <T> IdempotentResult<T> recordCompletion(IdempotentCall call, String owner, @Nullable T value) {
         StoredResponse response = ResponseReplay.encode(value, call, codec);
         if (StoredResponse.UNREPLAYABLE.equals(response.type())) {
             log.warn("The result of {} could not be encoded for replay; the key is completed without it, so "

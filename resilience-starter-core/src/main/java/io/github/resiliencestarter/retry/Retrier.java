@@ -1,10 +1,12 @@
 package io.github.resiliencestarter.retry;
 
+import com.alibaba.ttl.TtlRunnable;
 import io.github.resiliencestarter.context.Deadline;
 import io.github.resiliencestarter.context.TimeSource;
 import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.context.TraceScope;
+import io.github.resiliencestarter.core.Causes;
 import io.github.resiliencestarter.core.CheckedCallable;
 import io.github.resiliencestarter.retry.backoff.BackOff;
 import io.github.resiliencestarter.timeout.DeadlineExceededException;
@@ -15,7 +17,10 @@ import io.github.resiliencestarter.timeout.TimeoutRuntime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.random.RandomGenerator;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -136,28 +141,16 @@ public final class Retrier {
             } catch (Throwable error) {
                 failure = error;
             }
-            if (failure == null && (config.retryOnResult() == null || !config.retryOnResult().test(result))) {
+            Decision decision = decide(attempt, failure, result, previousDelay, started, deadline, rnd);
+            if (decision == Decision.ACCEPT) {
                 if (observed) {
                     observer.onComplete(operation, attempt == 1 ? RetryOutcome.SUCCESS_WITHOUT_RETRY
                             : RetryOutcome.SUCCESS_WITH_RETRY, attempt, time.nanoTime() - callStarted);
                 }
                 return result;
             }
-            Stop stop = null;
-            long delay = 0;
-            if (failure != null && !isRetryable(failure)) {
-                stop = Stop.NOT_RETRYABLE;
-            } else if (attempt >= config.maxAttempts()) {
-                stop = Stop.EXHAUSTED;
-            } else {
-                delay = delayBefore(attempt, failure, previousDelay, rnd);
-                if (deadline != null && saturatedAdd(delay, Math.max(config.minAttemptTime().toNanos(),
-                        time.nanoTime() - started)) >= deadline.remainingNanos()) {
-                    stop = Stop.NO_TIME;
-                } else if (!config.budget().tryAcquireRetry()) {
-                    stop = Stop.BUDGET_DENIED;
-                }
-            }
+            Stop stop = decision.stop();
+            long delay = decision.delay();
             if (stop != null) {
                 if (failure == null) {
                     // results kept asking for a retry: the last one is still the answer
@@ -184,6 +177,153 @@ public final class Retrier {
                 throw finish(failure, earlier, attempt, Stop.INTERRUPTED, callStarted);
             }
             previousDelay = delay;
+        }
+    }
+
+    /**
+     * Runs asynchronous work, retrying failed completions as the settings allow: the same
+     * classification, back-off, jitter, deadline and budget as {@link #call}, but no thread waits
+     * between attempts (the next one is scheduled). Each attempt re-invokes {@code work}, which
+     * builds a new result on the thread that starts the attempt, inside the trace context with that
+     * attempt's number. Cancelling the returned future cancels the attempt in flight and stops.
+     *
+     * @param work builds one attempt's asynchronous result
+     * @param <T> the result type
+     * @return the first acceptable result, or the last failure with earlier ones suppressed
+     */
+    public <T> CompletableFuture<T> callAsync(CheckedCallable<? extends CompletionStage<T>> work) {
+        TraceContext outer = TraceContextHolder.current();
+        Deadline deadline = outer.deadline();
+        if (deadline != null && deadline.isExpired()) {
+            return CompletableFuture.failedFuture(DeadlineExceededException.budgetSpent(operation));
+        }
+        config.budget().recordCall();
+        CompletableFuture<T> result = new CompletableFuture<>();
+        new AsyncCall<>(work, outer, result).attempt(1);
+        return result;
+    }
+
+    /** One asynchronous call: its attempts run one after another, each started by the last one's end. */
+    private final class AsyncCall<T> {
+
+        private final CheckedCallable<? extends CompletionStage<T>> work;
+
+        private final TraceContext outer;
+
+        private final CompletableFuture<T> result;
+
+        private final long callStarted = time.nanoTime();
+
+        private @Nullable List<Throwable> earlier;
+
+        private long previousDelay;
+
+        AsyncCall(CheckedCallable<? extends CompletionStage<T>> work, TraceContext outer, CompletableFuture<T> result) {
+            this.work = work;
+            this.outer = outer;
+            this.result = result;
+        }
+
+        void attempt(int attempt) {
+            if (result.isDone()) {
+                return; // cancelled by the caller while waiting
+            }
+            long started = time.nanoTime();
+            CompletableFuture<T> stage = startAttempt(attempt);
+            result.whenComplete((value, failure) -> {
+                if (result.isCancelled()) {
+                    stage.cancel(true);
+                }
+            });
+            stage.whenComplete((value, failure) -> settle(attempt, started, value,
+                    failure == null ? null : Causes.unwrapAsync(failure)));
+        }
+
+        private CompletableFuture<T> startAttempt(int attempt) {
+            try (TraceScope scope = TraceContextHolder.open(outer.withAttempt(attempt))) {
+                if (attemptGuard == null) {
+                    return work.call().toCompletableFuture();
+                }
+                return attemptGuard.callAsync(work).exceptionallyCompose(failure -> {
+                    Throwable cause = Causes.unwrapAsync(failure);
+                    Deadline deadline = outer.deadline();
+                    if (cause instanceof DeadlineExceededException ex && (deadline == null || !deadline.isExpired())) {
+                        return CompletableFuture.failedFuture(new AttemptTimeoutException(operation, attempt,
+                                config.attemptTimeout(), ex.getCause()));
+                    }
+                    return CompletableFuture.failedFuture(cause);
+                });
+            } catch (Throwable ex) {
+                return CompletableFuture.failedFuture(ex);
+            }
+        }
+
+        private void settle(int attempt, long started, @Nullable T value, @Nullable Throwable failure) {
+            RandomGenerator rnd = random != null ? random : ThreadLocalRandom.current();
+            Decision decision = decide(attempt, failure, value, previousDelay, started, outer.deadline(), rnd);
+            if (decision == Decision.ACCEPT) {
+                observer.onComplete(operation, attempt == 1 ? RetryOutcome.SUCCESS_WITHOUT_RETRY
+                        : RetryOutcome.SUCCESS_WITH_RETRY, attempt, time.nanoTime() - callStarted);
+                result.complete(value);
+                return;
+            }
+            if (decision.stop() != null) {
+                if (failure == null) {
+                    observer.onComplete(operation, outcome(attempt, decision.stop()), attempt,
+                            time.nanoTime() - callStarted);
+                    result.complete(value);
+                } else {
+                    result.completeExceptionally(finish(failure, earlier, attempt, decision.stop(), callStarted));
+                }
+                return;
+            }
+            if (failure != null) {
+                if (earlier == null) {
+                    earlier = new ArrayList<>(config.maxAttempts());
+                }
+                earlier.add(failure);
+            }
+            observer.onRetry(operation, attempt + 1, failure, decision.delay());
+            previousDelay = decision.delay();
+            // the wait is a scheduled task, not a parked thread; TTL carries the MDC and other TTL values
+            CompletableFuture.delayedExecutor(decision.delay(), TimeUnit.NANOSECONDS)
+                    .execute(TtlRunnable.get(() -> attempt(attempt + 1)));
+        }
+    }
+
+    /**
+     * What follows an attempt, the one decision both the blocking and the asynchronous loops take:
+     * accept the outcome, stop for a reason, or retry after a delay.
+     */
+    private Decision decide(int attempt, @Nullable Throwable failure, @Nullable Object result, long previousDelay,
+            long started, @Nullable Deadline deadline, RandomGenerator rnd) {
+        if (failure == null && (config.retryOnResult() == null || !config.retryOnResult().test(result))) {
+            return Decision.ACCEPT;
+        }
+        if (failure != null && !isRetryable(failure)) {
+            return Decision.stop(Stop.NOT_RETRYABLE);
+        }
+        if (attempt >= config.maxAttempts()) {
+            return Decision.stop(Stop.EXHAUSTED);
+        }
+        long delay = delayBefore(attempt, failure, previousDelay, rnd);
+        if (deadline != null && saturatedAdd(delay, Math.max(config.minAttemptTime().toNanos(),
+                time.nanoTime() - started)) >= deadline.remainingNanos()) {
+            return Decision.stop(Stop.NO_TIME);
+        }
+        if (!config.budget().tryAcquireRetry()) {
+            return Decision.stop(Stop.BUDGET_DENIED);
+        }
+        return new Decision(null, delay);
+    }
+
+    /** Accept ({@link #ACCEPT}), stop (a reason) or retry after {@code delay} nanoseconds. */
+    private record Decision(@Nullable Stop stop, long delay) {
+
+        static final Decision ACCEPT = new Decision(null, -1);
+
+        static Decision stop(Stop stop) {
+            return new Decision(stop, 0);
         }
     }
 

@@ -5,6 +5,7 @@ import io.github.resiliencestarter.context.Deadline;
 import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.context.TraceScope;
+import io.github.resiliencestarter.core.Causes;
 import io.github.resiliencestarter.core.CheckedCallable;
 import io.github.resiliencestarter.core.ContextPropagator;
 import io.github.resiliencestarter.timeout.DeadlineExceededException.Reason;
@@ -12,9 +13,12 @@ import io.github.resiliencestarter.timeout.internal.InterruptTimer;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
@@ -80,10 +84,7 @@ public final class TimeoutGuard {
      */
     public <T> T call(CheckedCallable<T> work) throws Throwable {
         long started = runtime.time().nanoTime();
-        TraceContext outer = TraceContextHolder.current();
-        Deadline local = Deadline.afterNanos(config.timeout().toNanos(), runtime.time());
-        TraceContext inner = config.inheritDeadline() ? outer.withDeadline(local)
-                : outer.withoutDeadline().withDeadline(local);
+        TraceContext inner = innerContext();
         Deadline effective = inner.deadline();
         if (effective.isExpired()) {
             runtime.observer().onOutcome(operation, TimeoutOutcome.BUDGET_SPENT, 0);
@@ -103,6 +104,64 @@ public final class TimeoutGuard {
         } finally {
             runtime.observer().onOutcome(operation, outcome, runtime.time().nanoTime() - started);
         }
+    }
+
+    /**
+     * Bounds the completion of asynchronous work by the deadline. {@code work} builds the result on
+     * the calling thread, inside the narrowed trace context; the returned future completes with the
+     * work's outcome, or fails with {@link DeadlineExceededException} at the deadline, when the
+     * work's own future is cancelled ({@code cancel(true)}: a {@code FutureTask} is interrupted, a
+     * plain {@code CompletableFuture} only stops its dependants). The mode does not apply: nothing
+     * is offloaded and no thread waits.
+     *
+     * @param work builds the asynchronous result
+     * @param <T> the result type
+     * @return the bounded result
+     */
+    public <T> CompletableFuture<T> callAsync(CheckedCallable<? extends CompletionStage<T>> work) {
+        long started = runtime.time().nanoTime();
+        TraceContext inner = innerContext();
+        Deadline effective = inner.deadline();
+        if (effective.isExpired()) {
+            runtime.observer().onOutcome(operation, TimeoutOutcome.BUDGET_SPENT, 0);
+            return CompletableFuture.failedFuture(DeadlineExceededException.budgetSpent(operation));
+        }
+        CompletableFuture<T> source;
+        try (TraceScope scope = TraceContextHolder.open(inner)) {
+            source = work.call().toCompletableFuture();
+        } catch (Throwable ex) {
+            runtime.observer().onOutcome(operation, TimeoutOutcome.SUCCESS, runtime.time().nanoTime() - started);
+            return CompletableFuture.failedFuture(ex);
+        }
+        CompletableFuture<T> bounded = new CompletableFuture<>();
+        ScheduledFuture<?> timer = runtime.asyncTimer().schedule(() -> {
+            if (bounded.completeExceptionally(timedOut(null))) {
+                source.cancel(true);
+                runtime.observer().onOutcome(operation, TimeoutOutcome.TIMEOUT, runtime.time().nanoTime() - started);
+            }
+        }, effective.remainingNanos(), TimeUnit.NANOSECONDS);
+        source.whenComplete((value, failure) -> {
+            timer.cancel(false);
+            boolean first = failure == null ? bounded.complete(value)
+                    : bounded.completeExceptionally(Causes.unwrapAsync(failure));
+            if (first) {
+                runtime.observer().onOutcome(operation, TimeoutOutcome.SUCCESS, runtime.time().nanoTime() - started);
+            }
+        });
+        // cancelling the bounded result stops the work too
+        bounded.whenComplete((value, failure) -> {
+            if (bounded.isCancelled()) {
+                timer.cancel(false);
+                source.cancel(true);
+            }
+        });
+        return bounded;
+    }
+
+    private TraceContext innerContext() {
+        TraceContext outer = TraceContextHolder.current();
+        Deadline local = Deadline.afterNanos(config.timeout().toNanos(), runtime.time());
+        return config.inheritDeadline() ? outer.withDeadline(local) : outer.withoutDeadline().withDeadline(local);
     }
 
     private <T> T offloaded(CheckedCallable<T> work, TraceContext inner, Deadline effective) throws Throwable {

@@ -7,6 +7,8 @@ import io.github.resiliencestarter.timeout.support.TimeoutExecutors;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
@@ -23,6 +25,9 @@ public final class TimeoutRuntime implements AutoCloseable {
     /** Name of the INTERRUPT timer thread. */
     public static final String TIMER_THREAD_NAME = "resilience-timeout-timer";
 
+    /** Name of the thread that ends asynchronous results at their deadline. */
+    public static final String ASYNC_TIMER_THREAD_NAME = "resilience-async-timer";
+
     private final ExecutorService executor;
 
     private final InterruptTimer timer;
@@ -34,6 +39,8 @@ public final class TimeoutRuntime implements AutoCloseable {
     private final Duration awaitTermination;
 
     private final TimeoutObserver observer;
+
+    private volatile @Nullable ScheduledThreadPoolExecutor asyncTimer;
 
     private TimeoutRuntime(Builder builder) {
         this.executor = builder.executor != null ? builder.executor : TimeoutExecutors.newBoundedExecutor();
@@ -70,6 +77,27 @@ public final class TimeoutRuntime implements AutoCloseable {
         return timer;
     }
 
+    /** The timer of asynchronous deadlines, started on first use: most applications never need it. */
+    ScheduledExecutorService asyncTimer() {
+        ScheduledThreadPoolExecutor current = asyncTimer;
+        if (current == null) {
+            synchronized (this) {
+                current = asyncTimer;
+                if (current == null) {
+                    current = new ScheduledThreadPoolExecutor(1, task -> {
+                        Thread thread = new Thread(task, ASYNC_TIMER_THREAD_NAME);
+                        thread.setDaemon(true);
+                        return thread;
+                    });
+                    // a result that completes in time cancels its timer: drop it at once, not at the deadline
+                    current.setRemoveOnCancelPolicy(true);
+                    asyncTimer = current;
+                }
+            }
+        }
+        return current;
+    }
+
     ContextPropagator propagator() {
         return propagator;
     }
@@ -86,6 +114,10 @@ public final class TimeoutRuntime implements AutoCloseable {
     @Override
     public void close() {
         timer.close();
+        ScheduledThreadPoolExecutor async = asyncTimer;
+        if (async != null) {
+            async.shutdownNow();
+        }
         executor.shutdown();
         try {
             if (!executor.awaitTermination(awaitTermination.toNanos(), TimeUnit.NANOSECONDS)) {

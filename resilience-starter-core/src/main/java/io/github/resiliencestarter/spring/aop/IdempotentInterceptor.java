@@ -2,6 +2,7 @@ package io.github.resiliencestarter.spring.aop;
 
 import io.github.resiliencestarter.idempotent.IdempotencyKeyException;
 import io.github.resiliencestarter.idempotent.IdempotentCall;
+import io.github.resiliencestarter.idempotent.IdempotentResult;
 import io.github.resiliencestarter.spring.idempotent.FingerprintParameters;
 import io.github.resiliencestarter.spring.idempotent.IdempotencyScopeResolver;
 import io.github.resiliencestarter.spring.idempotent.RequestHeaders;
@@ -62,6 +63,11 @@ public class IdempotentInterceptor extends OperationInterceptor<IdempotentOperat
             call.fingerprintOf(operation.fingerprint() != null
                     ? operation.fingerprint().getValue(context(operation, args))
                     : FingerprintParameters.select(args, operation.fingerprintParameters()));
+        }
+        if (operation.async()) {
+            // a replay may complete on another thread: mark this request's response, captured now
+            return operation.executor().executeAsync(call.build(), () -> AsyncResults.proceed(invocation),
+                    RequestHeaders.replayMarker()).thenApply(IdempotentResult::value);
         }
         return operation.executor().execute(call.build(), invocation::proceed, RequestHeaders::markReplayed).value();
     }

@@ -7,6 +7,7 @@ import io.github.resiliencestarter.idempotent.InProgressStrategy;
 import io.github.resiliencestarter.idempotent.support.Fastjson2ResponseCodec;
 import io.github.resiliencestarter.spring.idempotent.FingerprintParameters;
 import java.lang.reflect.Method;
+import java.lang.reflect.Type;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Supplier;
@@ -64,17 +65,21 @@ public class IdempotentOperationSource extends AnnotatedOperationSource<Idempote
             config.cacheableExceptions(List.of(annotation.cacheExceptions()));
         }
         IdempotentExecutor resolvedExecutor = executor.get();
-        if (!resolvedExecutor.canReplay(method.getGenericReturnType())) {
+        boolean async = AsyncResults.completes(method);
+        // a CompletionStage<T> stores and replays its completed T
+        Type valueType = async ? AsyncResults.valueType(method) : method.getGenericReturnType();
+        if (!resolvedExecutor.canReplay(valueType)) {
             throw new IllegalStateException("@Idempotent on " + described + " returns "
-                    + method.getGenericReturnType().getTypeName() + ", which cannot be stored and replayed. "
+                    + valueType.getTypeName() + (async ? " asynchronously" : "")
+                    + ", which cannot be stored and replayed. "
                     + "Return the data itself (a record, a POJO, a collection, a String, ResponseEntity<data>) "
                     + "or void; not supported: " + Fastjson2ResponseCodec.NOT_SUPPORTED);
         }
         boolean fingerprintOff = Idempotent.NO_FINGERPRINT.equals(annotation.fingerprint());
         Expression fingerprint = fingerprintOff ? null : parse(annotation.fingerprint(), "fingerprint", described);
         return new IdempotentOperation(name, method, parse(annotation.key(), "key", described), fingerprint,
-                fingerprintOff, FingerprintParameters.included(method), method.getGenericReturnType(),
-                config.build(), resolvedExecutor);
+                fingerprintOff, FingerprintParameters.included(method), valueType, config.build(), resolvedExecutor,
+                async);
     }
 
     private static @Nullable Expression parse(String expression, String attribute, String described) {

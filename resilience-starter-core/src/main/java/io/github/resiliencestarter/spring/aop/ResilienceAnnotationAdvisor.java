@@ -1,8 +1,8 @@
 package io.github.resiliencestarter.spring.aop;
 
 import java.lang.annotation.Annotation;
-import org.aopalliance.aop.Advice;
 import java.util.function.Supplier;
+import org.aopalliance.aop.Advice;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;

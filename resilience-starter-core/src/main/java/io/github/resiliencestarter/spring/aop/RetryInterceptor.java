@@ -2,6 +2,7 @@ package io.github.resiliencestarter.spring.aop;
 
 import io.github.resiliencestarter.core.CheckedCallable;
 import java.lang.reflect.Method;
+import java.util.concurrent.CompletionStage;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aop.ProxyMethodInvocation;
@@ -31,6 +32,13 @@ public class RetryInterceptor extends OperationInterceptor<RetryOperation> {
 
     @Override
     protected @Nullable Object invoke(RetryOperation operation, MethodInvocation invocation) throws Throwable {
+        if (operation.async()) {
+            // each attempt re-invokes the method on a fresh clone: a new stage per attempt
+            CheckedCallable<CompletionStage<Object>> attempt = invocation instanceof ProxyMethodInvocation proxied
+                    ? () -> AsyncResults.proceed(proxied.invocableClone()) : () -> AsyncResults.proceed(invocation);
+            return AsyncResults.withFallback(operation.retrier().callAsync(attempt), operation.fallback(),
+                    invocation.getThis(), invocation.getArguments());
+        }
         CheckedCallable<Object> attempt = invocation instanceof ProxyMethodInvocation proxied
                 ? () -> proxied.invocableClone().proceed() : invocation::proceed;
         return operation.retrier().call(attempt);

@@ -15,8 +15,8 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.core.annotation.MergedAnnotations;
 import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
+import org.springframework.core.annotation.MergedAnnotations;
 import org.springframework.util.StringValueResolver;
 
 /**
@@ -116,7 +116,7 @@ public class RetryOperationSource extends AnnotatedOperationSource<Retry, RetryO
         Retrier retrier = Retrier.builder(name, policy.build()).observer(observer).timeoutRuntime(timeoutRuntime)
                 .build();
         boolean declaredOnly = annotation.idempotent() && !safetyGate.isProvenSafe(method, annotation);
-        return new RetryOperation(name, retrier, fallback, declaredOnly);
+        return new RetryOperation(name, retrier, fallback, declaredOnly, AsyncResults.completes(method));
     }
 
     /**

@@ -35,6 +35,11 @@ public class TimeoutInterceptor extends OperationInterceptor<TimeoutOperation> {
 
     @Override
     protected @Nullable Object invoke(TimeoutOperation operation, MethodInvocation invocation) throws Throwable {
+        if (operation.async()) {
+            // the deadline bounds the completion; nothing is offloaded, so a transaction is no obstacle
+            return AsyncResults.withFallback(operation.guard().callAsync(() -> AsyncResults.proceed(invocation)),
+                    operation.fallback(), invocation.getThis(), invocation.getArguments());
+        }
         if (operation.guard().config().mode() == TimeoutMode.OFFLOAD && TX_PRESENT
                 && TransactionSynchronizationManager.isActualTransactionActive()) {
             throw new OffloadInTransactionException(operation.name());

@@ -52,6 +52,7 @@ public class TimeoutOperationSource extends AnnotatedOperationSource<Timeout, Ti
         config.inheritDeadline(annotation.inheritDeadline());
         Class<?> owner = targetClass != null ? targetClass : method.getDeclaringClass();
         FallbackMethod fallback = FallbackMethod.resolve("@Timeout", annotation.fallbackMethod(), method, owner);
-        return new TimeoutOperation(name, TimeoutGuard.of(name, config.build(), runtime), fallback);
+        return new TimeoutOperation(name, TimeoutGuard.of(name, config.build(), runtime), fallback,
+                AsyncResults.completes(method));
     }
 }

@@ -40,6 +40,16 @@ public final class RequestHeaders {
         }
     }
 
+    /**
+     * Marks the current request's response as a replay later, from any thread: for results that
+     * complete after the calling thread has moved on.
+     *
+     * @return sets {@code Idempotent-Replayed: true} on this request's response when run
+     */
+    public static Runnable replayMarker() {
+        return SERVLET ? Servlet.replayMarker() : () -> { };
+    }
+
     /** Kept apart so the servlet API is loaded only when present. */
     private static final class Servlet {
 
@@ -49,13 +59,14 @@ public final class RequestHeaders {
         }
 
         static void markReplayed() {
+            replayMarker().run();
+        }
+
+        static Runnable replayMarker() {
             RequestAttributes attributes = RequestContextHolder.getRequestAttributes();
-            if (attributes instanceof ServletRequestAttributes servlet) {
-                HttpServletResponse response = servlet.getResponse();
-                if (response != null) {
-                    response.setHeader(REPLAYED, "true");
-                }
-            }
+            HttpServletResponse response = attributes instanceof ServletRequestAttributes servlet
+                    ? servlet.getResponse() : null;
+            return response == null ? () -> { } : () -> response.setHeader(REPLAYED, "true");
         }
     }
 }

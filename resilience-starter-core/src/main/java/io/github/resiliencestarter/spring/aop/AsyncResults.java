@@ -1,0 +1,90 @@
+package io.github.resiliencestarter.spring.aop;
+
+import io.github.resiliencestarter.core.Causes;
+import java.lang.reflect.Method;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Methods whose result is a {@code CompletionStage}: the annotations apply to its completion, not
+ * to the call that builds it (docs/async.md).
+ */
+final class AsyncResults {
+
+    private AsyncResults() {
+    }
+
+    /**
+     * Whether the annotations of this method apply to the completion of its result.
+     *
+     * @param method the annotated method
+     * @return {@code true} for {@code CompletableFuture} and {@code CompletionStage} results
+     */
+    static boolean completes(Method method) {
+        Class<?> type = method.getReturnType();
+        return type == CompletableFuture.class || type == CompletionStage.class;
+    }
+
+    /**
+     * The type of the value a {@code CompletionStage<T>} method completes with.
+     *
+     * @param method a method for which {@link #completes} holds
+     * @return {@code T}, or {@code Object} for a raw stage
+     */
+    static Type valueType(Method method) {
+        return method.getGenericReturnType() instanceof ParameterizedType stage
+                ? stage.getActualTypeArguments()[0] : Object.class;
+    }
+
+    /**
+     * Proceeds with the invocation and takes its result as a stage; a synchronous failure or a
+     * {@code null} result becomes a failed stage.
+     *
+     * @param invocation the invocation
+     * @return the method's stage
+     */
+    @SuppressWarnings("unchecked")
+    static CompletionStage<Object> proceed(MethodInvocation invocation) {
+        try {
+            Object result = invocation.proceed();
+            if (result == null) {
+                return CompletableFuture.failedFuture(new IllegalStateException(
+                        invocation.getMethod().getName() + " returned null instead of a CompletionStage"));
+            }
+            return (CompletionStage<Object>) result;
+        } catch (Throwable ex) {
+            return CompletableFuture.failedFuture(ex);
+        }
+    }
+
+    /**
+     * Applies a fallback to a failed completion, as the synchronous path applies it to a thrown
+     * failure.
+     *
+     * @param result the result
+     * @param fallback the fallback, or {@code null}
+     * @param target the bean
+     * @param args the call's arguments
+     * @return the result with the fallback applied
+     */
+    @SuppressWarnings("unchecked")
+    static Object withFallback(CompletableFuture<Object> result, @Nullable FallbackMethod fallback,
+            @Nullable Object target, Object[] args) {
+        if (fallback == null) {
+            return result;
+        }
+        return result.exceptionallyCompose(failure -> {
+            try {
+                Object alternative = fallback.invoke(target, args, Causes.unwrapAsync(failure));
+                return alternative instanceof CompletionStage<?> stage ? (CompletionStage<Object>) stage
+                        : CompletableFuture.completedFuture(alternative);
+            } catch (Throwable ex) {
+                return CompletableFuture.failedFuture(ex);
+            }
+        });
+    }
+}

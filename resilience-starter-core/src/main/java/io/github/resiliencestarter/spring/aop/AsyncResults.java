@@ -1,9 +1,6 @@
 package io.github.resiliencestarter.spring.aop;
 
 import io.github.resiliencestarter.core.Causes;
-import java.lang.reflect.Method;
-import java.lang.reflect.ParameterizedType;
-import java.lang.reflect.Type;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.aopalliance.intercept.MethodInvocation;
@@ -16,28 +13,6 @@ import org.jspecify.annotations.Nullable;
 final class AsyncResults {
 
     private AsyncResults() {
-    }
-
-    /**
-     * Whether the annotations of this method apply to the completion of its result.
-     *
-     * @param method the annotated method
-     * @return {@code true} for {@code CompletableFuture} and {@code CompletionStage} results
-     */
-    static boolean completes(Method method) {
-        Class<?> type = method.getReturnType();
-        return type == CompletableFuture.class || type == CompletionStage.class;
-    }
-
-    /**
-     * The type of the value a {@code CompletionStage<T>} method completes with.
-     *
-     * @param method a method for which {@link #completes} holds
-     * @return {@code T}, or {@code Object} for a raw stage
-     */
-    static Type valueType(Method method) {
-        return method.getGenericReturnType() instanceof ParameterizedType stage
-                ? stage.getActualTypeArguments()[0] : Object.class;
     }
 
     /**
@@ -72,7 +47,7 @@ final class AsyncResults {
      * @return the result with the fallback applied
      */
     @SuppressWarnings("unchecked")
-    static Object withFallback(CompletableFuture<Object> result, @Nullable FallbackMethod fallback,
+    static CompletableFuture<Object> withFallback(CompletableFuture<Object> result, @Nullable FallbackMethod fallback,
             @Nullable Object target, Object[] args) {
         if (fallback == null) {
             return result;
@@ -80,8 +55,11 @@ final class AsyncResults {
         return result.exceptionallyCompose(failure -> {
             try {
                 Object alternative = fallback.invoke(target, args, Causes.unwrapAsync(failure));
-                return alternative instanceof CompletionStage<?> stage ? (CompletionStage<Object>) stage
-                        : CompletableFuture.completedFuture(alternative);
+                if (alternative instanceof CompletionStage<?> stage) {
+                    return (CompletionStage<Object>) stage;
+                }
+                return alternative != null && alternative.getClass().getName().startsWith("reactor.core.publisher.")
+                        ? ReactorResults.toStage(alternative) : CompletableFuture.completedFuture(alternative);
             } catch (Throwable ex) {
                 return CompletableFuture.failedFuture(ex);
             }

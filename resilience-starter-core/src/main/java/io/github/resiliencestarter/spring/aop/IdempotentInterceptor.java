@@ -64,10 +64,17 @@ public class IdempotentInterceptor extends OperationInterceptor<IdempotentOperat
                     ? operation.fingerprint().getValue(context(operation, args))
                     : FingerprintParameters.select(args, operation.fingerprintParameters()));
         }
-        if (operation.async()) {
+        if (operation.kind() == ResultKind.STAGE) {
             // a replay may complete on another thread: mark this request's response, captured now
             return operation.executor().executeAsync(call.build(), () -> AsyncResults.proceed(invocation),
                     RequestHeaders.replayMarker()).thenApply(IdempotentResult::value);
+        }
+        if (operation.kind() == ResultKind.MONO) {
+            IdempotentCall built = call.build();
+            Runnable marker = RequestHeaders.replayMarker();
+            return ReactorResults.perSubscriptionOffEventLoop(() -> operation.executor()
+                    .executeAsync(built, () -> ReactorResults.subscribe(invocation), marker)
+                    .thenApply(IdempotentResult::value));
         }
         return operation.executor().execute(call.build(), invocation::proceed, RequestHeaders::markReplayed).value();
     }

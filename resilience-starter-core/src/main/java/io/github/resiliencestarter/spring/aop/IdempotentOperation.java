@@ -23,5 +23,5 @@ import org.springframework.expression.Expression;
  */
 public record IdempotentOperation(String name, Method method, @Nullable Expression key,
         @Nullable Expression fingerprint, boolean fingerprintOff, boolean[] fingerprintParameters, Type returnType,
-        IdempotencyConfig config, IdempotentExecutor executor, boolean async) {
+        IdempotencyConfig config, IdempotentExecutor executor, ResultKind kind) {
 }

@@ -65,12 +65,12 @@ public class IdempotentOperationSource extends AnnotatedOperationSource<Idempote
             config.cacheableExceptions(List.of(annotation.cacheExceptions()));
         }
         IdempotentExecutor resolvedExecutor = executor.get();
-        boolean async = AsyncResults.completes(method);
-        // a CompletionStage<T> stores and replays its completed T
-        Type valueType = async ? AsyncResults.valueType(method) : method.getGenericReturnType();
+        ResultKind kind = ResultKind.governable(method, "@Idempotent", described);
+        // a CompletionStage<T> or Mono<T> stores and replays its completed T
+        Type valueType = kind.valueType(method);
         if (!resolvedExecutor.canReplay(valueType)) {
             throw new IllegalStateException("@Idempotent on " + described + " returns "
-                    + valueType.getTypeName() + (async ? " asynchronously" : "")
+                    + valueType.getTypeName() + (kind.isAsync() ? " asynchronously" : "")
                     + ", which cannot be stored and replayed. "
                     + "Return the data itself (a record, a POJO, a collection, a String, ResponseEntity<data>) "
                     + "or void; not supported: " + Fastjson2ResponseCodec.NOT_SUPPORTED);
@@ -79,7 +79,7 @@ public class IdempotentOperationSource extends AnnotatedOperationSource<Idempote
         Expression fingerprint = fingerprintOff ? null : parse(annotation.fingerprint(), "fingerprint", described);
         return new IdempotentOperation(name, method, parse(annotation.key(), "key", described), fingerprint,
                 fingerprintOff, FingerprintParameters.included(method), valueType, config.build(), resolvedExecutor,
-                async);
+                kind);
     }
 
     private static @Nullable Expression parse(String expression, String attribute, String described) {

@@ -32,7 +32,13 @@ public class RetryInterceptor extends OperationInterceptor<RetryOperation> {
 
     @Override
     protected @Nullable Object invoke(RetryOperation operation, MethodInvocation invocation) throws Throwable {
-        if (operation.async()) {
+        if (operation.kind() == ResultKind.MONO) {
+            // each attempt invokes the method again and subscribes to its new Mono
+            return ReactorResults.perSubscription(() -> AsyncResults.withFallback(
+                    operation.retrier().callAsync(() -> ReactorResults.subscribe(invocation)), operation.fallback(),
+                    invocation.getThis(), invocation.getArguments()));
+        }
+        if (operation.kind() == ResultKind.STAGE) {
             // each attempt re-invokes the method on a fresh clone: a new stage per attempt
             CheckedCallable<CompletionStage<Object>> attempt = invocation instanceof ProxyMethodInvocation proxied
                     ? () -> AsyncResults.proceed(proxied.invocableClone()) : () -> AsyncResults.proceed(invocation);

@@ -14,5 +14,5 @@ import org.jspecify.annotations.Nullable;
  *     {@code @Retry(idempotent = true)}
  */
 public record RetryOperation(String name, Retrier retrier, @Nullable FallbackMethod fallback,
-        boolean declaredIdempotent, boolean async) {
+        boolean declaredIdempotent, ResultKind kind) {
 }

@@ -116,7 +116,8 @@ public class RetryOperationSource extends AnnotatedOperationSource<Retry, RetryO
         Retrier retrier = Retrier.builder(name, policy.build()).observer(observer).timeoutRuntime(timeoutRuntime)
                 .build();
         boolean declaredOnly = annotation.idempotent() && !safetyGate.isProvenSafe(method, annotation);
-        return new RetryOperation(name, retrier, fallback, declaredOnly, AsyncResults.completes(method));
+        return new RetryOperation(name, retrier, fallback, declaredOnly,
+                ResultKind.governable(method, "@Retry", described));
     }
 
     /**

@@ -35,10 +35,15 @@ public class TimeoutInterceptor extends OperationInterceptor<TimeoutOperation> {
 
     @Override
     protected @Nullable Object invoke(TimeoutOperation operation, MethodInvocation invocation) throws Throwable {
-        if (operation.async()) {
-            // the deadline bounds the completion; nothing is offloaded, so a transaction is no obstacle
+        // async results: the deadline bounds the completion; nothing is offloaded, a transaction is no obstacle
+        if (operation.kind() == ResultKind.STAGE) {
             return AsyncResults.withFallback(operation.guard().callAsync(() -> AsyncResults.proceed(invocation)),
                     operation.fallback(), invocation.getThis(), invocation.getArguments());
+        }
+        if (operation.kind() == ResultKind.MONO) {
+            return ReactorResults.perSubscription(() -> AsyncResults.withFallback(
+                    operation.guard().callAsync(() -> ReactorResults.subscribe(invocation)), operation.fallback(),
+                    invocation.getThis(), invocation.getArguments()));
         }
         if (operation.guard().config().mode() == TimeoutMode.OFFLOAD && TX_PRESENT
                 && TransactionSynchronizationManager.isActualTransactionActive()) {

@@ -10,5 +10,5 @@ import org.jspecify.annotations.Nullable;
  * @param guard the guard applying the merged settings
  * @param fallback the fallback, or {@code null}
  */
-public record TimeoutOperation(String name, TimeoutGuard guard, @Nullable FallbackMethod fallback, boolean async) {
+public record TimeoutOperation(String name, TimeoutGuard guard, @Nullable FallbackMethod fallback, ResultKind kind) {
 }

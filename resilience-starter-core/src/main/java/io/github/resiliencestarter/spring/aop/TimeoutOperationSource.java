@@ -53,6 +53,6 @@ public class TimeoutOperationSource extends AnnotatedOperationSource<Timeout, Ti
         Class<?> owner = targetClass != null ? targetClass : method.getDeclaringClass();
         FallbackMethod fallback = FallbackMethod.resolve("@Timeout", annotation.fallbackMethod(), method, owner);
         return new TimeoutOperation(name, TimeoutGuard.of(name, config.build(), runtime), fallback,
-                AsyncResults.completes(method));
+                ResultKind.governable(method, "@Timeout", AnnotatedMethods.describe(method, targetClass)));
     }
 }

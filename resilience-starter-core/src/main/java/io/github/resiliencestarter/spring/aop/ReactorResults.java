@@ -1,0 +1,82 @@
+package io.github.resiliencestarter.spring.aop;
+
+import io.github.resiliencestarter.context.TraceContext;
+import io.github.resiliencestarter.context.TraceContextHolder;
+import io.github.resiliencestarter.context.TraceScope;
+import io.github.resiliencestarter.core.CheckedCallable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.aopalliance.intercept.MethodInvocation;
+import org.springframework.aop.ProxyMethodInvocation;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * Reactor {@code Mono} results on top of the engine's asynchronous paths. Loaded only for methods
+ * that return a {@code Mono}, so Reactor stays optional. Each subscription is one governed call:
+ * it runs in the trace context of the call that assembled the {@code Mono} (a subscription may
+ * happen on another thread, an event loop for instance), and cancelling the subscription cancels
+ * the work.
+ */
+final class ReactorResults {
+
+    private ReactorResults() {
+    }
+
+    /**
+     * A {@code Mono} whose every subscription runs {@code governed} in the caller's trace context.
+     *
+     * @param governed one governed execution, started per subscription
+     * @return the mono
+     */
+    static Mono<Object> perSubscription(CheckedCallable<CompletableFuture<Object>> governed) {
+        TraceContext caller = TraceContextHolder.current();
+        return Mono.defer(() -> {
+            try (TraceScope scope = TraceContextHolder.open(caller)) {
+                return Mono.fromFuture(governed.call());
+            } catch (Throwable ex) {
+                return Mono.error(ex);
+            }
+        });
+    }
+
+    /**
+     * As {@link #perSubscription}, for governed work that makes blocking calls (the idempotency
+     * store's claim and completion): subscribed on Reactor's bounded elastic scheduler, never on the
+     * subscriber's thread, which may be an event loop.
+     *
+     * @param governed one governed execution, started per subscription
+     * @return the mono
+     */
+    static Mono<Object> perSubscriptionOffEventLoop(CheckedCallable<CompletableFuture<Object>> governed) {
+        return perSubscription(governed).subscribeOn(Schedulers.boundedElastic());
+    }
+
+    /**
+     * Invokes the method once more (the rest of the interceptor chain and the method) and subscribes
+     * to the {@code Mono} it returns.
+     *
+     * @param invocation the intercepted invocation
+     * @return the mono's value as a stage ({@code null} for an empty mono)
+     */
+    static CompletionStage<Object> subscribe(MethodInvocation invocation) {
+        try {
+            MethodInvocation fresh = invocation instanceof ProxyMethodInvocation proxied
+                    ? proxied.invocableClone() : invocation;
+            return toStage(fresh.proceed());
+        } catch (Throwable ex) {
+            return CompletableFuture.failedFuture(ex);
+        }
+    }
+
+    /**
+     * A {@code Mono} as a stage; cancelling the stage disposes the subscription.
+     *
+     * @param mono a {@code Mono}, as a method or a fallback returned it
+     * @return the stage
+     */
+    @SuppressWarnings("unchecked")
+    static CompletionStage<Object> toStage(Object mono) {
+        return ((Mono<Object>) mono).toFuture();
+    }
+}

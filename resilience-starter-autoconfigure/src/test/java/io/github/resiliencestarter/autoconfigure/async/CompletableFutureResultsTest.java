@@ -12,8 +12,10 @@ import io.github.resiliencestarter.autoconfigure.retry.RetryAutoConfiguration;
 import io.github.resiliencestarter.autoconfigure.timeout.TimeoutAutoConfiguration;
 import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
+import io.github.resiliencestarter.idempotent.redis.RedisIdempotencyStore;
 import io.github.resiliencestarter.retry.RetryableException;
-import io.github.resiliencestarter.testsupport.StoreFixtures;
+import io.github.resiliencestarter.testsupport.BootLine;
+import io.github.resiliencestarter.testsupport.RealServers;
 import io.github.resiliencestarter.timeout.DeadlineExceededException;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,8 +42,10 @@ class CompletableFutureResultsTest {
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration.class, TimeoutAutoConfiguration.class,
                     IdempotencyAutoConfiguration.class, RetryAutoConfiguration.class))
-            .withBean(IdempotencyStore.class, StoreFixtures::redisStore)
-            .withPropertyValues("resilience.retry.delay=50ms", "resilience.retry.max-delay=100ms")
+            // the real Redis store, as an application gets it: Boot's Redis auto-configuration and the property
+            .withConfiguration(AutoConfigurations.of(BootLine.redisAutoConfiguration()))
+            .withPropertyValues("spring.data.redis.url=" + RealServers.redisUrl(), "resilience.idempotent.store=redis",
+                    "resilience.retry.delay=50ms", "resilience.retry.max-delay=100ms")
             .withBean(Orders.class);
 
     @Test
@@ -103,6 +107,7 @@ class CompletableFutureResultsTest {
     void aCompletedValueIsStoredAndReplayedWithItsTypeWithoutRunningAgain() {
         runner.run(context -> {
             Orders orders = context.getBean(Orders.class);
+            assertThat(context.getBean(IdempotencyStore.class)).isInstanceOf(RedisIdempotencyStore.class);
             String key = UUID.randomUUID().toString();
 
             Order first = orders.create(key, 5).get(5, TimeUnit.SECONDS);

@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.spring.idempotent;
 
 import io.github.resiliencestarter.idempotent.IdempotencyScopeException;
+import io.github.resiliencestarter.spring.webflux.ReactiveRequest;
 import java.security.Principal;
 import org.jspecify.annotations.Nullable;
 import org.springframework.security.authentication.AnonymousAuthenticationToken;
@@ -33,6 +34,9 @@ public class PrincipalScopeResolver implements IdempotencyScopeResolver {
             "org.springframework.web.context.request.ServletRequestAttributes", LOADER)
             && ClassUtils.isPresent("jakarta.servlet.http.HttpServletRequest", LOADER);
 
+    private static final boolean REACTIVE = ClassUtils.isPresent("org.springframework.web.server.ServerWebExchange",
+            LOADER) && ClassUtils.isPresent("io.micrometer.context.ThreadLocalAccessor", LOADER);
+
     private static final boolean SECURITY_WEB = SECURITY && SERVLET && ClassUtils.isPresent(
             "org.springframework.security.web.context.RequestAttributeSecurityContextRepository", LOADER);
 
@@ -48,6 +52,12 @@ public class PrincipalScopeResolver implements IdempotencyScopeResolver {
                         + Thread.currentThread().getName() + ") has no security context: the idempotency key "
                         + "cannot be scoped to the caller. Run the call on the request thread, or through an "
                         + "executor that carries the security context");
+            }
+        }
+        if (REACTIVE) {
+            String scope = ReactiveScope.name();
+            if (scope != null) {
+                return scope;
             }
         }
         if (SERVLET) {
@@ -96,6 +106,16 @@ public class PrincipalScopeResolver implements IdempotencyScopeResolver {
                 return principal != null ? principal.getName() : null;
             }
             return null;
+        }
+    }
+
+    /** Kept apart so WebFlux is loaded only when present. */
+    private static final class ReactiveScope {
+
+        /** The scope the reactive scope filter recorded after Spring Security ran, if any. */
+        static @Nullable String name() {
+            ReactiveRequest request = ReactiveRequest.current();
+            return request != null ? request.scope() : null;
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.github.resiliencestarter.spring.idempotent;
 
+import io.github.resiliencestarter.spring.webflux.ReactiveRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
 import org.springframework.util.ClassUtils;
@@ -7,7 +8,10 @@ import org.springframework.web.context.request.RequestAttributes;
 import org.springframework.web.context.request.RequestContextHolder;
 import org.springframework.web.context.request.ServletRequestAttributes;
 
-/** Reads the idempotency key header and marks replayed responses, when a servlet request is bound. */
+/**
+ * Reads the idempotency key header and marks replayed responses, for the servlet request bound to
+ * the thread or the reactive request restored into it ({@link ReactiveRequest}).
+ */
 public final class RequestHeaders {
 
     /** The request header carrying the client's key. */
@@ -20,6 +24,10 @@ public final class RequestHeaders {
             "org.springframework.web.context.request.ServletRequestAttributes", RequestHeaders.class.getClassLoader())
             && ClassUtils.isPresent("jakarta.servlet.http.HttpServletRequest", RequestHeaders.class.getClassLoader());
 
+    private static final boolean REACTIVE = ClassUtils.isPresent(
+            "org.springframework.web.server.ServerWebExchange", RequestHeaders.class.getClassLoader())
+            && ClassUtils.isPresent("io.micrometer.context.ThreadLocalAccessor", RequestHeaders.class.getClassLoader());
+
     private RequestHeaders() {
     }
 
@@ -30,14 +38,13 @@ public final class RequestHeaders {
      * @return its value, or {@code null} when absent or outside a request
      */
     public static @Nullable String header(String name) {
-        return SERVLET ? Servlet.header(name) : null;
+        String value = SERVLET ? Servlet.header(name) : null;
+        return value == null && REACTIVE ? Reactive.header(name) : value;
     }
 
     /** Adds {@code Idempotent-Replayed: true} to the current response. */
     public static void markReplayed() {
-        if (SERVLET) {
-            Servlet.markReplayed();
-        }
+        replayMarker().run();
     }
 
     /**
@@ -47,7 +54,11 @@ public final class RequestHeaders {
      * @return sets {@code Idempotent-Replayed: true} on this request's response when run
      */
     public static Runnable replayMarker() {
-        return SERVLET ? Servlet.replayMarker() : () -> { };
+        Runnable marker = SERVLET ? Servlet.replayMarker() : null;
+        if (marker == null && REACTIVE) {
+            marker = Reactive.replayMarker();
+        }
+        return marker != null ? marker : () -> { };
     }
 
     /** Kept apart so the servlet API is loaded only when present. */
@@ -58,15 +69,26 @@ public final class RequestHeaders {
             return attributes instanceof ServletRequestAttributes servlet ? servlet.getRequest().getHeader(name) : null;
         }
 
-        static void markReplayed() {
-            replayMarker().run();
-        }
-
-        static Runnable replayMarker() {
+        static @Nullable Runnable replayMarker() {
             RequestAttributes attributes = RequestContextHolder.getRequestAttributes();
             HttpServletResponse response = attributes instanceof ServletRequestAttributes servlet
                     ? servlet.getResponse() : null;
-            return response == null ? () -> { } : () -> response.setHeader(REPLAYED, "true");
+            return response == null ? null : () -> response.setHeader(REPLAYED, "true");
+        }
+    }
+
+    /** Kept apart so WebFlux is loaded only when present. */
+    private static final class Reactive {
+
+        static @Nullable String header(String name) {
+            ReactiveRequest request = ReactiveRequest.current();
+            return request != null ? request.exchange().getRequest().getHeaders().getFirst(name) : null;
+        }
+
+        static @Nullable Runnable replayMarker() {
+            ReactiveRequest request = ReactiveRequest.current();
+            return request == null ? null
+                    : () -> request.exchange().getResponse().getHeaders().set(REPLAYED, "true");
         }
     }
 }

@@ -1,10 +1,8 @@
 package io.github.resiliencestarter.spring.web;
 
 import io.github.resiliencestarter.core.ResilienceException;
-import java.net.URI;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
@@ -34,18 +32,11 @@ public class ResilienceExceptionHandler {
      */
     @ExceptionHandler(ResilienceException.class)
     public ResponseEntity<ProblemDetail> handle(ResilienceException error, NativeWebRequest request) {
-        ProblemDetail problem = ResilienceProblems.forError(error);
-        if (problem == null) {
+        ResponseEntity<ProblemDetail> response = ResilienceProblems.response(error,
+                request instanceof ServletWebRequest servlet ? servlet.getRequest().getRequestURI() : null);
+        if (response == null) {
             throw error;
         }
-        if (request instanceof ServletWebRequest servlet) {
-            problem.setInstance(URI.create(servlet.getRequest().getRequestURI()));
-        }
-        ResponseEntity.BodyBuilder response = ResponseEntity.status(problem.getStatus());
-        Long retryAfter = ResilienceProblems.retryAfterSeconds(error);
-        if (retryAfter != null) {
-            response.header(HttpHeaders.RETRY_AFTER, retryAfter.toString());
-        }
-        return response.body(problem);
+        return response;
     }
 }

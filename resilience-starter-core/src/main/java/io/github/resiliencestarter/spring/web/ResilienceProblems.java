@@ -12,9 +12,13 @@ import io.github.resiliencestarter.timeout.DeadlineExceededException;
 import io.github.resiliencestarter.timeout.ResilienceTimeoutException;
 import io.github.resiliencestarter.timeout.TimeoutRejectedException;
 import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
 
 /**
  * The one mapping from the starter's errors to RFC 9457 problem details: status, type and title.
@@ -121,5 +125,49 @@ public final class ResilienceProblems {
             problem.setProperty(TRACE_ID_PROPERTY, traceId);
         }
         return problem;
+    }
+
+    /**
+     * The whole problem response for one of the starter's errors, for any web stack.
+     *
+     * @param error the error
+     * @param instance the request path, or {@code null}
+     * @return status, {@code Retry-After} when there is one, and the problem body; {@code null}
+     *     when the error has no problem mapping
+     */
+    public static @Nullable ResponseEntity<ProblemDetail> response(Throwable error, @Nullable String instance) {
+        ProblemDetail problem = forError(error);
+        if (problem == null) {
+            return null;
+        }
+        if (instance != null) {
+            problem.setInstance(URI.create(instance));
+        }
+        ResponseEntity.BodyBuilder response = ResponseEntity.status(problem.getStatus());
+        Long retryAfter = retryAfterSeconds(error);
+        if (retryAfter != null) {
+            response.header(HttpHeaders.RETRY_AFTER, retryAfter.toString());
+        }
+        return response.body(problem);
+    }
+
+    /**
+     * A problem as the JSON object filters write before any message converter exists.
+     *
+     * @param problem the problem
+     * @param instance the request path
+     * @return its members, in the RFC's order, then its extra properties
+     */
+    public static Map<String, Object> members(ProblemDetail problem, String instance) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("type", String.valueOf(problem.getType()));
+        body.put("title", problem.getTitle());
+        body.put("status", problem.getStatus());
+        body.put("detail", problem.getDetail());
+        body.put("instance", instance);
+        if (problem.getProperties() != null) {
+            body.putAll(problem.getProperties());
+        }
+        return body;
     }
 }

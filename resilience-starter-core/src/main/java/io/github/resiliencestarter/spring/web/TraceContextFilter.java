@@ -1,12 +1,9 @@
 package io.github.resiliencestarter.spring.web;
 
 import com.alibaba.fastjson2.JSON;
-import io.github.resiliencestarter.context.Deadline;
-import io.github.resiliencestarter.context.InboundBudget;
 import io.github.resiliencestarter.context.ResilienceHeaders;
 import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
-import io.github.resiliencestarter.context.TraceIds;
 import io.github.resiliencestarter.context.TraceScope;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -15,7 +12,6 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -43,11 +39,7 @@ public class TraceContextFilter extends OncePerRequestFilter implements Ordered 
 
     private static final Logger log = LoggerFactory.getLogger(TraceContextFilter.class);
 
-    private final @Nullable Duration maxInboundBudget;
-
-    private final @Nullable Duration defaultBudget;
-
-    private final @Nullable Supplier<@Nullable String> currentSpanTraceId;
+    private final InboundTraceContext inbound;
 
     private int order = DEFAULT_ORDER;
 
@@ -60,9 +52,7 @@ public class TraceContextFilter extends OncePerRequestFilter implements Ordered 
      */
     public TraceContextFilter(@Nullable Duration maxInboundBudget, @Nullable Duration defaultBudget,
             @Nullable Supplier<@Nullable String> currentSpanTraceId) {
-        this.maxInboundBudget = maxInboundBudget;
-        this.defaultBudget = defaultBudget;
-        this.currentSpanTraceId = currentSpanTraceId;
+        this.inbound = new InboundTraceContext(maxInboundBudget, defaultBudget, currentSpanTraceId);
     }
 
     /**
@@ -82,17 +72,8 @@ public class TraceContextFilter extends OncePerRequestFilter implements Ordered 
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        Duration budget = InboundBudget.smallest(request.getHeader(ResilienceHeaders.TIMEOUT_BUDGET_MS),
-                request.getHeader(ResilienceHeaders.GRPC_TIMEOUT),
-                request.getHeader(ResilienceHeaders.ENVOY_EXPECTED_TIMEOUT_MS), maxInboundBudget);
-        if (budget == null) {
-            budget = defaultBudget;
-        }
-        // anchored before anything else runs: time spent in later filters counts against the budget
-        Deadline deadline = budget != null ? Deadline.after(budget) : null;
-        String traceId = resolveTraceId(request);
-        response.setHeader(ResilienceHeaders.TRACE_ID, traceId);
-        TraceContext context = TraceContext.empty().withTraceId(traceId).withDeadline(deadline);
+        TraceContext context = inbound.read(request::getHeader);
+        response.setHeader(ResilienceHeaders.TRACE_ID, context.traceId());
         try (TraceScope scope = TraceContextHolder.open(context)) {
             if (context.isExpired()) {
                 log.debug("Inbound budget already spent; answering 504 without running the handler");
@@ -104,38 +85,9 @@ public class TraceContextFilter extends OncePerRequestFilter implements Ordered 
         }
     }
 
-    private String resolveTraceId(HttpServletRequest request) {
-        String header = request.getHeader(ResilienceHeaders.TRACE_ID);
-        if (TraceIds.isValid(header)) {
-            return header;
-        }
-        if (header != null) {
-            log.debug("Replacing invalid {} header ({} chars)", ResilienceHeaders.TRACE_ID, header.length());
-        }
-        String fromTraceparent = TraceIds.fromTraceparent(request.getHeader(ResilienceHeaders.TRACEPARENT));
-        if (fromTraceparent != null) {
-            return fromTraceparent;
-        }
-        if (currentSpanTraceId != null) {
-            String fromSpan = currentSpanTraceId.get();
-            if (TraceIds.isValid(fromSpan)) {
-                return fromSpan;
-            }
-        }
-        return TraceIds.generate();
-    }
-
     private static void writeProblem(HttpServletRequest request, HttpServletResponse response, ProblemDetail problem)
             throws IOException {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("type", String.valueOf(problem.getType()));
-        body.put("title", problem.getTitle());
-        body.put("status", problem.getStatus());
-        body.put("detail", problem.getDetail());
-        body.put("instance", request.getRequestURI());
-        if (problem.getProperties() != null) {
-            body.putAll(problem.getProperties());
-        }
+        Map<String, Object> body = ResilienceProblems.members(problem, request.getRequestURI());
         response.setStatus(problem.getStatus());
         response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
         response.setCharacterEncoding(StandardCharsets.UTF_8.name());

@@ -1,0 +1,86 @@
+package io.github.resiliencestarter.spring.web;
+
+import io.github.resiliencestarter.context.Deadline;
+import io.github.resiliencestarter.context.InboundBudget;
+import io.github.resiliencestarter.context.ResilienceHeaders;
+import io.github.resiliencestarter.context.TraceContext;
+import io.github.resiliencestarter.context.TraceIds;
+import java.time.Duration;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads an inbound request's trace context from its headers, the same way for servlet and reactive
+ * servers.
+ *
+ * <p>Trace id: a valid {@code X-Trace-Id}, else the W3C {@code traceparent} trace-id, else the
+ * tracer's current span (when one is plugged in), else a new one. Budget: the smallest valid of
+ * {@code X-Timeout-Budget-Ms}, {@code grpc-timeout} and {@code x-envoy-expected-rq-timeout-ms},
+ * capped, anchored at the moment of reading (call it first thing).
+ */
+public final class InboundTraceContext {
+
+    private static final Logger log = LoggerFactory.getLogger(InboundTraceContext.class);
+
+    private final @Nullable Duration maxInboundBudget;
+
+    private final @Nullable Duration defaultBudget;
+
+    private final @Nullable Supplier<@Nullable String> currentSpanTraceId;
+
+    /**
+     * Creates the reader.
+     *
+     * @param maxInboundBudget the largest budget a caller may grant, or {@code null} for no cap
+     * @param defaultBudget the budget of a request that carries none, or {@code null} for no deadline
+     * @param currentSpanTraceId the tracer's current trace id (may return {@code null}), or {@code null}
+     */
+    public InboundTraceContext(@Nullable Duration maxInboundBudget, @Nullable Duration defaultBudget,
+            @Nullable Supplier<@Nullable String> currentSpanTraceId) {
+        this.maxInboundBudget = maxInboundBudget;
+        this.defaultBudget = defaultBudget;
+        this.currentSpanTraceId = currentSpanTraceId;
+    }
+
+    /**
+     * The request's context.
+     *
+     * @param header the request's header by name, {@code null} when absent
+     * @return its trace id and deadline
+     */
+    public TraceContext read(Function<String, @Nullable String> header) {
+        Duration budget = InboundBudget.smallest(header.apply(ResilienceHeaders.TIMEOUT_BUDGET_MS),
+                header.apply(ResilienceHeaders.GRPC_TIMEOUT), header.apply(ResilienceHeaders.ENVOY_EXPECTED_TIMEOUT_MS),
+                maxInboundBudget);
+        if (budget == null) {
+            budget = defaultBudget;
+        }
+        // anchored before anything else runs: time spent in later filters counts against the budget
+        Deadline deadline = budget != null ? Deadline.after(budget) : null;
+        return TraceContext.empty().withTraceId(traceId(header)).withDeadline(deadline);
+    }
+
+    private String traceId(Function<String, @Nullable String> header) {
+        String given = header.apply(ResilienceHeaders.TRACE_ID);
+        if (TraceIds.isValid(given)) {
+            return given;
+        }
+        if (given != null) {
+            log.debug("Replacing invalid {} header ({} chars)", ResilienceHeaders.TRACE_ID, given.length());
+        }
+        String fromTraceparent = TraceIds.fromTraceparent(header.apply(ResilienceHeaders.TRACEPARENT));
+        if (fromTraceparent != null) {
+            return fromTraceparent;
+        }
+        if (currentSpanTraceId != null) {
+            String fromSpan = currentSpanTraceId.get();
+            if (TraceIds.isValid(fromSpan)) {
+                return fromSpan;
+            }
+        }
+        return TraceIds.generate();
+    }
+}

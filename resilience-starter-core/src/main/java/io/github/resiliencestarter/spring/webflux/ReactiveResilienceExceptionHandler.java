@@ -1,0 +1,38 @@
+package io.github.resiliencestarter.spring.webflux;
+
+import io.github.resiliencestarter.core.ResilienceException;
+import io.github.resiliencestarter.spring.web.ResilienceExceptionHandler;
+import io.github.resiliencestarter.spring.web.ResilienceProblems;
+import org.springframework.core.annotation.Order;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.server.ServerWebExchange;
+
+/**
+ * The reactive counterpart of {@link ResilienceExceptionHandler}: the starter's errors as RFC 9457
+ * problem details with the trace id, at the same advice order.
+ */
+@RestControllerAdvice
+@Order(ResilienceExceptionHandler.ORDER)
+public class ReactiveResilienceExceptionHandler {
+
+    /**
+     * Renders one of the starter's errors.
+     *
+     * @param error the error
+     * @param exchange the exchange
+     * @return the problem response
+     * @throws ResilienceException the error itself when it has no problem mapping
+     */
+    @ExceptionHandler(ResilienceException.class)
+    public ResponseEntity<ProblemDetail> handle(ResilienceException error, ServerWebExchange exchange) {
+        ResponseEntity<ProblemDetail> response = ResilienceProblems.response(error,
+                exchange.getRequest().getPath().value());
+        if (response == null) {
+            throw error;
+        }
+        return response;
+    }
+}

@@ -1,0 +1,87 @@
+package io.github.resiliencestarter.spring.webflux;
+
+import com.alibaba.fastjson2.JSON;
+import io.github.resiliencestarter.context.ResilienceHeaders;
+import io.github.resiliencestarter.context.TraceContext;
+import io.github.resiliencestarter.micrometer.TraceContextAccessor;
+import io.github.resiliencestarter.spring.web.InboundTraceContext;
+import io.github.resiliencestarter.spring.web.ResilienceProblems;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.core.Ordered;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebFilter;
+import org.springframework.web.server.WebFilterChain;
+import reactor.core.publisher.Mono;
+
+/**
+ * The reactive counterpart of the servlet {@code TraceContextFilter}, first in the chain: reads the
+ * trace id and budget ({@link InboundTraceContext}), echoes {@code X-Trace-Id}, answers a spent
+ * budget with a 504 problem without running the handler, and puts the trace context and the
+ * request into Reactor's context, from where automatic context propagation restores them on
+ * whatever thread the request's operators and handler run.
+ */
+public class TraceContextWebFilter implements WebFilter, Ordered {
+
+    /** Default order: before security and everything else. */
+    public static final int DEFAULT_ORDER = Ordered.HIGHEST_PRECEDENCE + 10;
+
+    private static final Logger log = LoggerFactory.getLogger(TraceContextWebFilter.class);
+
+    private final InboundTraceContext inbound;
+
+    private int order = DEFAULT_ORDER;
+
+    /**
+     * Creates the filter.
+     *
+     * @param inbound reads the request's context from its headers
+     */
+    public TraceContextWebFilter(InboundTraceContext inbound) {
+        this.inbound = inbound;
+    }
+
+    /**
+     * Sets the filter's order.
+     *
+     * @param order the order
+     */
+    public void setOrder(int order) {
+        this.order = order;
+    }
+
+    @Override
+    public int getOrder() {
+        return order;
+    }
+
+    @Override
+    public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+        HttpHeaders headers = exchange.getRequest().getHeaders();
+        TraceContext context = inbound.read(headers::getFirst);
+        exchange.getResponse().getHeaders().set(ResilienceHeaders.TRACE_ID, context.traceId());
+        if (context.isExpired()) {
+            log.debug("Inbound budget already spent; answering 504 without running the handler");
+            return writeProblem(exchange, ResilienceProblems.deadlineExceeded(
+                    "The caller's time budget was already spent when the request arrived"));
+        }
+        return chain.filter(exchange).contextWrite(reactor -> reactor.put(TraceContextAccessor.KEY, context)
+                .put(ReactiveRequest.KEY, new ReactiveRequest(exchange, null)));
+    }
+
+    private static Mono<Void> writeProblem(ServerWebExchange exchange, ProblemDetail problem) {
+        Map<String, Object> body = ResilienceProblems.members(problem, exchange.getRequest().getPath().value());
+        exchange.getResponse().setStatusCode(HttpStatus.valueOf(problem.getStatus()));
+        exchange.getResponse().getHeaders().setContentType(MediaType.APPLICATION_PROBLEM_JSON);
+        DataBuffer buffer = exchange.getResponse().bufferFactory()
+                .wrap(JSON.toJSONString(body).getBytes(StandardCharsets.UTF_8));
+        return exchange.getResponse().writeWith(Mono.just(buffer));
+    }
+}

@@ -4,6 +4,7 @@ import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.context.TraceScope;
 import io.github.resiliencestarter.core.CheckedCallable;
+import io.github.resiliencestarter.micrometer.TraceContextAccessor;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.aopalliance.intercept.MethodInvocation;
@@ -77,6 +78,13 @@ final class ReactorResults {
      */
     @SuppressWarnings("unchecked")
     static CompletionStage<Object> toStage(Object mono) {
-        return ((Mono<Object>) mono).toFuture();
+        TraceContext current = TraceContextHolder.current();
+        Mono<Object> subscribed = (Mono<Object>) mono;
+        if (current != TraceContext.empty()) {
+            // with automatic context propagation, Reactor restores thread locals from the subscriber's
+            // context: give the method's Mono the governed context (deadline, attempt), not none
+            subscribed = subscribed.contextWrite(reactor -> reactor.put(TraceContextAccessor.KEY, current));
+        }
+        return subscribed.toFuture();
     }
 }

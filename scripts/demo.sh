@@ -77,5 +77,12 @@ curl -s -X POST "$BASE/order/create" -H 'Content-Type: application/json' -d '{"o
   | jq -c '{status, title}'
 why "validation failures are 400 problems; nothing is stored"
 
+say "9. A reactive endpoint: a Mono under @Timeout(\"1s\")"
+curl -s "$BASE/inventory/stock/1/reactive" | jq -c '{productId,available}'
+faults '{"latencyMs":3000,"failureRate":0,"failureStatus":503,"failNext":0}'
+status=$(curl -s -o /tmp/demo-body -w '%{http_code}' "$BASE/inventory/stock/1/reactive")
+echo "HTTP $status  $(jq -c '{status,title}' /tmp/demo-body)"
+why "the deadline bounds the Mono's completion, not the call that built it: at 1 s its subscription is disposed"
+
 faults '{"latencyMs":0,"failureRate":0,"failureStatus":503,"failNext":0}'
 say "Done. Logs carry the trace id of each request in [brackets]."

@@ -1,5 +1,6 @@
 package io.github.resiliencestarter.idempotent;
 
+import com.alibaba.ttl.TtlRunnable;
 import io.github.resiliencestarter.context.Deadline;
 import io.github.resiliencestarter.context.IdempotentExecution;
 import io.github.resiliencestarter.context.TimeSource;
@@ -225,7 +226,8 @@ public final class IdempotentExecutor {
             rejectUnlessWaiting(call, existing, leftNanos);
             long delay = Math.max(1, Math.min(poll, leftNanos / 1_000_000));
             poll = Math.min(MAX_POLL_MILLIS, poll * 2);
-            CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS).execute(this::pollAgain);
+            // a scheduled poll, not a parked thread; TTL carries the MDC and other TTL values
+            CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS).execute(TtlRunnable.get(this::pollAgain));
         }
 
         private void pollAgain() {

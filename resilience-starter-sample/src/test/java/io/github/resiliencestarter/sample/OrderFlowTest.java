@@ -152,6 +152,21 @@ class OrderFlowTest {
     }
 
     @Test
+    void theReactiveStockEndpointAnswersAndIsCutAtItsDeadlineWhenSlow() {
+        HttpResponse<String> quick = http.send("GET", "/inventory/stock/1/reactive", null);
+        assertThat(quick.statusCode()).isEqualTo(200);
+        assertThat(SampleHttp.json(quick).get("available").asInt()).isEqualTo(http.stock(1));
+
+        http.faults(5_000, 0, 0);
+        long start = System.nanoTime();
+        HttpResponse<String> slow = http.send("GET", "/inventory/stock/1/reactive", null);
+        long tookMillis = (System.nanoTime() - start) / 1_000_000;
+        assertThat(slow.statusCode()).isEqualTo(504);
+        assertThat(SampleHttp.json(slow).get("traceId").asText()).isNotBlank();
+        assertThat(tookMillis).isLessThan(4_000);
+    }
+
+    @Test
     void aFlakyInventoryIsRetriedAndTheBudgetIsSeenDownstream() {
         int before = http.stock(1);
         http.faults(0, 0, 2);

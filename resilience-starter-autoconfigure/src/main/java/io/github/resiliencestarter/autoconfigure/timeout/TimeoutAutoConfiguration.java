@@ -11,6 +11,7 @@ import io.github.resiliencestarter.spring.aop.TimeoutOperationSource;
 import io.github.resiliencestarter.timeout.TimeoutConfigRegistry;
 import io.github.resiliencestarter.timeout.TimeoutObserver;
 import io.github.resiliencestarter.timeout.TimeoutRuntime;
+import io.github.resiliencestarter.timeout.support.BoundedVirtualThreadExecutor;
 import io.github.resiliencestarter.timeout.support.TimeoutExecutors;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -22,6 +23,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
 
 /**
  * Applies {@code @Timeout}: the registry of settings from {@link TimeoutProperties}, the shared
@@ -58,11 +60,16 @@ public class TimeoutAutoConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     public TimeoutRuntime timeoutRuntime(TimeoutProperties properties, ObjectProvider<ContextPropagator> propagators,
-            ObjectProvider<TimeoutObserver> observer) {
+            ObjectProvider<TimeoutObserver> observer, Environment environment) {
         TimeoutProperties.Executor executor = properties.getExecutor();
+        // Boot's own switch: with virtual threads on (Java 21+), OFFLOAD work runs on them, bounded by max-size
+        boolean virtual = environment.getProperty("spring.threads.virtual.enabled", Boolean.class, false)
+                && BoundedVirtualThreadExecutor.isSupported();
         return TimeoutRuntime.builder()
-                .executor(TimeoutExecutors.newBoundedExecutor(executor.getThreadNamePrefix(), executor.getCoreSize(),
-                        executor.getMaxSize(), executor.getQueueCapacity(), executor.getKeepAlive()))
+                .executor(virtual ? BoundedVirtualThreadExecutor.create(executor.getThreadNamePrefix(),
+                        executor.getMaxSize())
+                        : TimeoutExecutors.newBoundedExecutor(executor.getThreadNamePrefix(), executor.getCoreSize(),
+                                executor.getMaxSize(), executor.getQueueCapacity(), executor.getKeepAlive()))
                 .propagator(ContextPropagator.composite(propagators.orderedStream().toList()))
                 .awaitTermination(executor.getAwaitTermination())
                 .observer(TimeoutObserver.composite(observer.orderedStream().toList()))

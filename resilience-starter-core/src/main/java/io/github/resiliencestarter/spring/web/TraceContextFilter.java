@@ -39,6 +39,9 @@ public class TraceContextFilter extends OncePerRequestFilter implements Ordered 
 
     private static final Logger log = LoggerFactory.getLogger(TraceContextFilter.class);
 
+    /** The request attribute keeping the context for the async dispatch of the same request. */
+    static final String CONTEXT_ATTRIBUTE = TraceContextFilter.class.getName() + ".context";
+
     private final InboundTraceContext inbound;
 
     private int order = DEFAULT_ORDER;
@@ -70,9 +73,22 @@ public class TraceContextFilter extends OncePerRequestFilter implements Ordered 
     }
 
     @Override
+    protected boolean shouldNotFilterAsyncDispatch() {
+        return false;
+    }
+
+    @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
+        if (isAsyncDispatch(request) && request.getAttribute(CONTEXT_ATTRIBUTE) instanceof TraceContext first) {
+            // the result of an async handler (a Mono, a future) is rendered here: same trace id and deadline
+            try (TraceScope scope = TraceContextHolder.open(first)) {
+                chain.doFilter(request, response);
+            }
+            return;
+        }
         TraceContext context = inbound.read(request::getHeader);
+        request.setAttribute(CONTEXT_ATTRIBUTE, context);
         response.setHeader(ResilienceHeaders.TRACE_ID, context.traceId());
         try (TraceScope scope = TraceContextHolder.open(context)) {
             if (context.isExpired()) {

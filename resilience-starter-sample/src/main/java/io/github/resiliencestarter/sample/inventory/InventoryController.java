@@ -4,6 +4,7 @@ import io.github.resiliencestarter.annotation.Idempotent;
 import io.github.resiliencestarter.annotation.Timeout;
 import io.github.resiliencestarter.context.ResilienceHeaders;
 import jakarta.validation.Valid;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -14,6 +15,8 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 /** The inventory API, with its fault injection. */
 @RestController
@@ -70,6 +73,24 @@ public class InventoryController {
     @GetMapping("/inventory/stock/{productId}")
     public Map<String, Object> stock(@PathVariable long productId) {
         return Map.of("productId", productId, "available", inventory.available(productId));
+    }
+
+    /**
+     * Units left of a product, as a {@code Mono} that Spring MVC serves asynchronously. The
+     * {@code @Timeout} bounds the completion of the Mono, not the call that builds it: with an
+     * injected latency above 1 s its subscription is disposed at the deadline and the client gets a
+     * 504 problem (docs/async.md).
+     *
+     * @param productId the product
+     * @return the product and its units, when the Mono completes
+     */
+    @GetMapping("/inventory/stock/{productId}/reactive")
+    @Timeout("1s")
+    public Mono<Map<String, Object>> stockReactive(@PathVariable long productId) {
+        long latencyMs = faults.settings().latencyMs();
+        Mono<Map<String, Object>> stock = Mono.fromCallable(() -> Map.<String, Object>of("productId", productId,
+                "available", inventory.available(productId))).subscribeOn(Schedulers.boundedElastic());
+        return latencyMs > 0 ? Mono.delay(Duration.ofMillis(latencyMs)).then(stock) : stock;
     }
 
     /**

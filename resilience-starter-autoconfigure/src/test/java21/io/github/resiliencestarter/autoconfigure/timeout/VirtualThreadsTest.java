@@ -1,0 +1,108 @@
+package io.github.resiliencestarter.autoconfigure.timeout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.resiliencestarter.annotation.Timeout;
+import io.github.resiliencestarter.autoconfigure.ResilienceAutoConfiguration;
+import io.github.resiliencestarter.context.TraceContext;
+import io.github.resiliencestarter.context.TraceContextHolder;
+import io.github.resiliencestarter.context.TraceScope;
+import io.github.resiliencestarter.timeout.DeadlineExceededException;
+import io.github.resiliencestarter.timeout.TimeoutRejectedException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.slf4j.MDC;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+/**
+ * Virtual threads (Java 21+, run on the Java 25 leg; docs/async.md): with Boot's
+ * {@code spring.threads.virtual.enabled=true} OFFLOAD work runs on virtual threads, still bounded,
+ * with the trace context and MDC, and INTERRUPT works for a caller on a virtual thread.
+ */
+class VirtualThreadsTest {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration.class, TimeoutAutoConfiguration.class))
+            .withPropertyValues("spring.threads.virtual.enabled=true")
+            .withBean(Work.class);
+
+    @Test
+    void offloadedWorkRunsOnAVirtualThreadWithTheTraceContextAndMdc() {
+        runner.withPropertyValues("resilience.timeout.mode=OFFLOAD").run(context -> {
+            Work work = context.getBean(Work.class);
+            try (TraceScope scope = TraceContextHolder.open(TraceContext.empty().withTraceId("vt-trace-1"))) {
+                String seen = work.describe();
+                assertThat(seen).isEqualTo("virtual=true trace=vt-trace-1 mdc=vt-trace-1");
+            }
+        });
+    }
+
+    @Test
+    void theVirtualThreadsAreStillBoundedAndRejectBeyondMaxSize() {
+        runner.withPropertyValues("resilience.timeout.mode=OFFLOAD", "resilience.timeout.executor.max-size=2")
+                .run(context -> {
+                    Work work = context.getBean(Work.class);
+                    CountDownLatch release = new CountDownLatch(1);
+                    CountDownLatch started = new CountDownLatch(2);
+                    CompletableFuture<?> first = CompletableFuture.runAsync(() -> work.hold(started, release));
+                    CompletableFuture<?> second = CompletableFuture.runAsync(() -> work.hold(started, release));
+                    try {
+                        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+                        assertThatThrownBy(() -> work.hold(new CountDownLatch(1), release))
+                                .isInstanceOf(TimeoutRejectedException.class);
+                    } finally {
+                        release.countDown();
+                    }
+                    first.get(10, TimeUnit.SECONDS);
+                    second.get(10, TimeUnit.SECONDS);
+                });
+    }
+
+    @Test
+    void interruptStopsWorkOfACallerOnAVirtualThread() {
+        runner.withPropertyValues("resilience.timeout.mode=INTERRUPT").run(context -> {
+            Work work = context.getBean(Work.class);
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            long started = System.nanoTime();
+            Thread caller = Thread.ofVirtual().start(() -> {
+                try {
+                    work.sleepLong();
+                } catch (Throwable ex) {
+                    failure.set(ex);
+                }
+            });
+            caller.join(TimeUnit.SECONDS.toMillis(10));
+            assertThat(failure.get()).isInstanceOf(DeadlineExceededException.class);
+            assertThat((System.nanoTime() - started) / 1_000_000).isLessThan(5_000);
+        });
+    }
+
+    static class Work {
+
+        @Timeout("5s")
+        public String describe() {
+            return "virtual=" + Thread.currentThread().isVirtual() + " trace=" + TraceContextHolder.current().traceId()
+                    + " mdc=" + MDC.get("traceId");
+        }
+
+        @Timeout("10s")
+        public void hold(CountDownLatch started, CountDownLatch release) {
+            started.countDown();
+            try {
+                release.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        @Timeout("200ms")
+        public void sleepLong() throws InterruptedException {
+            Thread.sleep(10_000);
+        }
+    }
+}

@@ -21,33 +21,40 @@ import org.springframework.context.annotation.Configuration;
  */
 @AutoConfiguration(after = OutboundHttpAutoConfiguration.class)
 @ConditionalOnResilienceEnabled
-@ConditionalOnClass(name = "org.springframework.boot.web.client.RestClientCustomizer")
+// a type only Boot 3 has in its core jar: the bridge of the other line never matches
+@ConditionalOnClass(name = "org.springframework.boot.BootstrapRegistry")
 public class Boot3HttpClientsAutoConfiguration {
 
-    /**
-     * Adds the interceptor to {@code RestTemplateBuilder}.
-     *
-     * @param interceptor the interceptor
-     * @return the customizer
-     */
-    @Bean
-    @ConditionalOnBean(TraceContextClientInterceptor.class)
-    @ConditionalOnMissingBean(name = "traceContextRestTemplateCustomizer")
-    public RestTemplateCustomizer traceContextRestTemplateCustomizer(TraceContextClientInterceptor interceptor) {
-        return restTemplate -> restTemplate.getInterceptors().add(interceptor);
-    }
+    /** RestTemplate and RestClient, when Boot's support for them is on the classpath. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.boot.web.client.RestClientCustomizer")
+    static class RestClientPropagation {
 
-    /**
-     * Adds the interceptor to {@code RestClient.Builder}.
-     *
-     * @param interceptor the interceptor
-     * @return the customizer
-     */
-    @Bean
-    @ConditionalOnBean(TraceContextClientInterceptor.class)
-    @ConditionalOnMissingBean(name = "traceContextRestClientCustomizer")
-    public RestClientCustomizer traceContextRestClientCustomizer(TraceContextClientInterceptor interceptor) {
-        return builder -> builder.requestInterceptor(interceptor);
+        /**
+         * Adds the interceptor to {@code RestTemplateBuilder}.
+         *
+         * @param interceptor the interceptor
+         * @return the customizer
+         */
+        @Bean
+        @ConditionalOnBean(TraceContextClientInterceptor.class)
+        @ConditionalOnMissingBean(name = "traceContextRestTemplateCustomizer")
+        RestTemplateCustomizer traceContextRestTemplateCustomizer(TraceContextClientInterceptor interceptor) {
+            return restTemplate -> restTemplate.getInterceptors().add(interceptor);
+        }
+
+        /**
+         * Adds the interceptor to {@code RestClient.Builder}.
+         *
+         * @param interceptor the interceptor
+         * @return the customizer
+         */
+        @Bean
+        @ConditionalOnBean(TraceContextClientInterceptor.class)
+        @ConditionalOnMissingBean(name = "traceContextRestClientCustomizer")
+        RestClientCustomizer traceContextRestClientCustomizer(TraceContextClientInterceptor interceptor) {
+            return builder -> builder.requestInterceptor(interceptor);
+        }
     }
 
     /** WebClient, when Spring WebFlux and Boot's WebClient support are on the classpath. */

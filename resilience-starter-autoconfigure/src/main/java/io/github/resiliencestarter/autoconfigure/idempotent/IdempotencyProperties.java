@@ -10,7 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.boot.sql.init.DatabaseInitializationMode;
 
 /** {@code @Idempotent} settings ({@code resilience.idempotent.*}). */
 @ConfigurationProperties("resilience.idempotent")
@@ -209,7 +208,7 @@ public class IdempotencyProperties {
         private String table = JdbcIdempotencyStore.DEFAULT_TABLE;
 
         /** When to create the table: EMBEDDED databases only, ALWAYS, or NEVER. */
-        private DatabaseInitializationMode initializeSchema = DatabaseInitializationMode.EMBEDDED;
+        private SchemaInitialization initializeSchema = SchemaInitialization.EMBEDDED;
 
         /** Pause between purges of expired rows; zero or negative disables the purge job. */
         private Duration purgeInterval = DEFAULT_PURGE_INTERVAL;
@@ -239,11 +238,11 @@ public class IdempotencyProperties {
             this.table = table;
         }
 
-        public DatabaseInitializationMode getInitializeSchema() {
+        public SchemaInitialization getInitializeSchema() {
             return initializeSchema;
         }
 
-        public void setInitializeSchema(DatabaseInitializationMode initializeSchema) {
+        public void setInitializeSchema(SchemaInitialization initializeSchema) {
             this.initializeSchema = initializeSchema;
         }
 
@@ -262,5 +261,23 @@ public class IdempotencyProperties {
         public void setPurgeBatchSize(int purgeBatchSize) {
             this.purgeBatchSize = purgeBatchSize;
         }
+    }
+
+    /**
+     * When the starter creates its table, as Boot's {@code spring.sql.init.mode} says it for scripts.
+     * The starter's own type: Boot 4 moved Boot's into {@code spring-boot-sql}, which an application
+     * without JDBC (Redis on WebFlux, say) does not have, and these properties are bound in every
+     * application.
+     */
+    public enum SchemaInitialization {
+
+        /** Only for embedded databases (H2, HSQLDB, Derby). */
+        EMBEDDED,
+
+        /** Always. */
+        ALWAYS,
+
+        /** Never: migrations or a DBA create it. */
+        NEVER
     }
 }

@@ -19,7 +19,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandi
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.jdbc.EmbeddedDatabaseConnection;
-import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ConditionContext;
@@ -75,8 +74,9 @@ final class IdempotencyStoreConfigurations {
         JdbcIdempotencyStore idempotencyStore(DataSource dataSource, IdempotencyProperties properties,
                 ObjectProvider<PlatformTransactionManager> transactionManager) {
             IdempotencyProperties.Jdbc jdbc = properties.getJdbc();
-            DatabaseInitializationMode mode = jdbc.getInitializeSchema();
-            if (mode == DatabaseInitializationMode.ALWAYS || (mode == DatabaseInitializationMode.EMBEDDED
+            IdempotencyProperties.SchemaInitialization mode = jdbc.getInitializeSchema();
+            if (mode == IdempotencyProperties.SchemaInitialization.ALWAYS
+                    || (mode == IdempotencyProperties.SchemaInitialization.EMBEDDED
                     && EmbeddedDatabaseConnection.isEmbedded(dataSource))) {
                 JdbcIdempotencySchema.create(dataSource, jdbc.getTable());
             }

@@ -68,6 +68,18 @@ class BootLineBridgeTest {
     }
 
     @Test
+    void withoutBootsRestClientSupportTheWebClientCustomizerStillComes() {
+        // a WebFlux application on Boot 4 has spring-boot-webclient but not spring-boot-restclient
+        String restClientSupport = BootLine.current() == BootLine.BOOT_3 ? "org.springframework.boot.web.client"
+                : "org.springframework.boot.restclient";
+        runner.withClassLoader(new FilteredClassLoader(restClientSupport)).run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context).hasBean("traceContextWebClientCustomizer")
+                    .doesNotHaveBean("traceContextRestClientCustomizer");
+        });
+    }
+
+    @Test
     void theOtherLinesTypesAreAbsentAsInAUsersApplication() {
         String other = BootLine.current() == BootLine.BOOT_3
                 ? "org.springframework.boot.restclient.RestClientCustomizer"

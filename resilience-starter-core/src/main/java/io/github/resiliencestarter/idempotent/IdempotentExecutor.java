@@ -12,10 +12,11 @@ import io.github.resiliencestarter.core.Causes;
 import io.github.resiliencestarter.core.CheckedCallable;
 import io.github.resiliencestarter.idempotent.internal.LeaseKeeper;
 import java.lang.reflect.Type;
-import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -52,6 +53,8 @@ public final class IdempotentExecutor {
     private final TimeSource time;
 
     private final LeaseKeeper leases;
+
+    private final Map<String, DurationEstimate> durations = new ConcurrentHashMap<>();
 
     private IdempotentExecutor(Builder builder) {
         this.store = builder.store;
@@ -252,6 +255,7 @@ public final class IdempotentExecutor {
             long keepUntil = deadline == null ? Long.MAX_VALUE
                     : deadline.remainingMillis() + call.config().leaseMargin().toMillis();
             LeaseKeeper.Lease kept = leases.keep(store, call.storedKey(), owner, lease, keepUntil);
+            long started = time.nanoTime();
             CompletableFuture<T> stage;
             try (TraceScope scope = TraceContextHolder.open(context.withIdempotentExecution(
                     new IdempotentExecution(call.storedKey(), owner)))) {
@@ -264,6 +268,7 @@ public final class IdempotentExecutor {
                     settleFailure(call, owner, cause);
                     result.completeExceptionally(cause);
                 } else {
+                    recordDuration(call, started);
                     settle(recordCompletion(call, owner, value), null);
                 }
             });
@@ -373,7 +378,7 @@ public final class IdempotentExecutor {
     private void rejectUnlessWaiting(IdempotentCall call, IdempotencyRecord existing, long leftNanos) {
         if (call.config().onInProgress() == InProgressStrategy.REJECT || leftNanos <= 0) {
             observer.onOutcome(call.operation(), IdempotencyOutcome.IN_PROGRESS);
-            throw new IdempotencyInProgressException(call.operation(), retryAfterSeconds(existing));
+            throw new IdempotencyInProgressException(call.operation(), retryAfterSeconds(call, existing));
         }
     }
 
@@ -384,10 +389,12 @@ public final class IdempotentExecutor {
         // hung work that ignores interrupts must not hold its key past its deadline (plus the margin)
         long keepUntil = deadline == null ? Long.MAX_VALUE
                 : deadline.remainingMillis() + call.config().leaseMargin().toMillis();
+        long started = time.nanoTime();
         try (LeaseKeeper.Lease kept = leases.keep(store, call.storedKey(), owner, lease, keepUntil);
                 TraceScope scope = TraceContextHolder.open(context.withIdempotentExecution(
                         new IdempotentExecution(call.storedKey(), owner)))) {
             value = work.call();
+            recordDuration(call, started);
         } catch (Throwable failure) {
             settleFailure(call, owner, failure);
             throw failure;
@@ -456,9 +463,22 @@ public final class IdempotentExecutor {
         return deadline != null ? Math.min(wait, Math.max(0, deadline.remainingNanos())) : wait;
     }
 
-    private long retryAfterSeconds(IdempotencyRecord existing) {
-        long left = existing.leaseExpiresAt() - time.epochMillis();
-        return Math.max(1, Math.min(Duration.ofMillis(left).toSeconds(), 60));
+    private void recordDuration(IdempotentCall call, long started) {
+        durations.computeIfAbsent(call.operation(), operation -> new DurationEstimate())
+                .record(time.nanoTime() - started);
+    }
+
+    /**
+     * When a duplicate of work in progress should come back: the operation's typical duration from
+     * recent executions, never past the first call's lease, at least one second and at most a
+     * minute; the lease alone when the operation has no history here yet.
+     */
+    private long retryAfterSeconds(IdempotentCall call, IdempotencyRecord existing) {
+        long leaseLeftMillis = existing.leaseExpiresAt() - time.epochMillis();
+        DurationEstimate estimate = durations.get(call.operation());
+        long millis = estimate == null ? leaseLeftMillis : Math.min(estimate.typicalMillis(), leaseLeftMillis);
+        long seconds = (Math.max(0, millis) + 999) / 1000;
+        return Math.max(1, Math.min(seconds, 60));
     }
 
     /** Builds an {@link IdempotentExecutor}. */

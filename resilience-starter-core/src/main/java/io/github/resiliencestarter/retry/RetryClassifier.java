@@ -3,6 +3,7 @@ package io.github.resiliencestarter.retry;
 import io.github.resiliencestarter.core.Causes;
 import io.github.resiliencestarter.retry.RetryRule.Verdict;
 import io.github.resiliencestarter.retry.internal.DefaultRetryRules;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,6 +29,10 @@ public final class RetryClassifier {
 
     private final List<Class<? extends Throwable>> noRetryFor;
 
+    private final List<RetryRule> extraRules;
+
+    private final boolean ioFailuresTransient;
+
     private final List<RetryRule> rules;
 
     private final List<RetryAfterSource> retryAfterSources;
@@ -35,8 +40,15 @@ public final class RetryClassifier {
     private RetryClassifier(Builder builder) {
         this.retryFor = List.copyOf(builder.retryFor);
         this.noRetryFor = List.copyOf(builder.noRetryFor);
+        this.extraRules = List.copyOf(builder.rules);
+        this.ioFailuresTransient = builder.ioFailuresTransient;
         List<RetryRule> allRules = new ArrayList<>(builder.rules);
         allRules.add(DefaultRetryRules.INSTANCE);
+        if (ioFailuresTransient) {
+            // asked last: only an I/O failure no other rule decided
+            allRules.add(current -> current instanceof IOException ? RetryRule.Verdict.RETRY
+                    : RetryRule.Verdict.ABSTAIN);
+        }
         this.rules = List.copyOf(allRules);
         List<RetryAfterSource> sources = new ArrayList<>(builder.retryAfterSources);
         sources.add(DefaultRetryRules.INSTANCE);
@@ -70,7 +82,8 @@ public final class RetryClassifier {
         Builder builder = new Builder();
         builder.retryFor.addAll(retryFor);
         builder.noRetryFor.addAll(noRetryFor);
-        builder.rules.addAll(rules.subList(0, rules.size() - 1));
+        builder.rules.addAll(extraRules);
+        builder.ioFailuresTransient = ioFailuresTransient;
         builder.retryAfterSources.addAll(retryAfterSources.subList(0, retryAfterSources.size() - 1));
         return builder;
     }
@@ -181,7 +194,23 @@ public final class RetryClassifier {
 
         private final List<RetryAfterSource> retryAfterSources = new ArrayList<>();
 
+        private boolean ioFailuresTransient;
+
         private Builder() {
+        }
+
+        /**
+         * For operations declared idempotent: any I/O failure no rule decided (a connection reset,
+         * a broken pipe, an early EOF, a plain {@code IOException}, wherever it is in the cause
+         * chain) is transient. Repeating such an operation is safe even when the request may have
+         * reached the other side, so "unknown" I/O failures are worth another attempt.
+         *
+         * @param value whether unknown I/O failures are retried
+         * @return this builder
+         */
+        public Builder ioFailuresTransient(boolean value) {
+            ioFailuresTransient = value;
+            return this;
         }
 
         /**

@@ -99,9 +99,12 @@ public class RetryOperationSource extends AnnotatedOperationSource<Retry, RetryO
             throw new IllegalStateException("@Retry on " + described + " has an invalid back-off: " + ex.getMessage(),
                     ex);
         }
-        if (annotation.retryFor().length > 0 || annotation.noRetryFor().length > 0) {
+        boolean declaredIdempotent = safetyGate.retriesAnyFailure(method, annotation);
+        if (annotation.retryFor().length > 0 || annotation.noRetryFor().length > 0 || declaredIdempotent) {
+            // an operation declared idempotent may repeat after any I/O failure; others keep only the
+            // failures the rules know to be transient
             policy.classifier(base.classifier().toBuilder().retryFor(List.of(annotation.retryFor()))
-                    .noRetryFor(List.of(annotation.noRetryFor())).build());
+                    .noRetryFor(List.of(annotation.noRetryFor())).ioFailuresTransient(declaredIdempotent).build());
         }
         Duration attemptTimeout = AnnotationValues.duration(annotation.attemptTimeout(), placeholders,
                 "@Retry(attemptTimeout)", name, false);

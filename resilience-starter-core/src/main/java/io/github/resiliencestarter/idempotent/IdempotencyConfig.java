@@ -1,5 +1,6 @@
 package io.github.resiliencestarter.idempotent;
 
+import io.github.resiliencestarter.core.InvalidSettingException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -183,7 +184,7 @@ public final class IdempotencyConfig {
          */
         public Builder leaseMargin(Duration value) {
             if (value == null || value.isNegative()) {
-                throw new IllegalArgumentException("leaseMargin must not be negative: " + value);
+                throw new InvalidSettingException("leaseMargin", "must not be negative", value);
             }
             this.leaseMargin = value;
             return this;
@@ -195,7 +196,7 @@ public final class IdempotencyConfig {
          */
         public Builder onInProgress(InProgressStrategy value) {
             if (value == null || value == InProgressStrategy.DEFAULT) {
-                throw new IllegalArgumentException("onInProgress must be WAIT or REJECT");
+                throw new InvalidSettingException("onInProgress", "must be WAIT or REJECT", value);
             }
             this.onInProgress = value;
             return this;
@@ -207,7 +208,7 @@ public final class IdempotencyConfig {
          */
         public Builder waitTimeout(Duration value) {
             if (value == null || value.isNegative()) {
-                throw new IllegalArgumentException("waitTimeout must not be negative: " + value);
+                throw new InvalidSettingException("waitTimeout", "must not be negative", value);
             }
             this.waitTimeout = value;
             return this;
@@ -228,7 +229,7 @@ public final class IdempotencyConfig {
          */
         public Builder maxResponseBytes(int value) {
             if (value < 1) {
-                throw new IllegalArgumentException("maxResponseBytes must be positive: " + value);
+                throw new InvalidSettingException("maxResponseBytes", "must be positive", value);
             }
             this.maxResponseBytes = value;
             return this;
@@ -241,7 +242,8 @@ public final class IdempotencyConfig {
         public Builder keyPrefix(String value) {
             Objects.requireNonNull(value, "keyPrefix");
             if (value.length() > IdempotencyKeys.MAX_PREFIX_LENGTH) {
-                throw new IllegalArgumentException("keyPrefix is longer than " + IdempotencyKeys.MAX_PREFIX_LENGTH);
+                throw new InvalidSettingException("keyPrefix", "must be at most " + IdempotencyKeys.MAX_PREFIX_LENGTH
+                        + " characters long", value);
             }
             this.keyPrefix = value;
             return this;
@@ -267,7 +269,7 @@ public final class IdempotencyConfig {
 
         private static Duration positive(Duration value, String name) {
             if (value == null || value.isZero() || value.isNegative()) {
-                throw new IllegalArgumentException(name + " must be positive: " + value);
+                throw new InvalidSettingException(name, "must be positive", value);
             }
             return value;
         }

@@ -1,5 +1,6 @@
 package io.github.resiliencestarter.retry;
 
+import io.github.resiliencestarter.core.InvalidSettingException;
 import io.github.resiliencestarter.retry.backoff.BackOff;
 import io.github.resiliencestarter.retry.backoff.ExponentialBackOff;
 import io.github.resiliencestarter.retry.backoff.Jitter;
@@ -192,7 +193,7 @@ public final class RetryConfig {
          */
         public Builder maxAttempts(int value) {
             if (value < 1) {
-                throw new IllegalArgumentException("maxAttempts must be at least 1 but was " + value);
+                throw new InvalidSettingException("maxAttempts", "must be at least 1", value);
             }
             this.maxAttempts = value;
             return this;
@@ -262,7 +263,7 @@ public final class RetryConfig {
          */
         public Builder attemptTimeout(@Nullable Duration value) {
             if (value != null && (value.isZero() || value.isNegative())) {
-                throw new IllegalArgumentException("attemptTimeout must be positive but was " + value);
+                throw new InvalidSettingException("attemptTimeout", "must be positive", value);
             }
             this.attemptTimeout = value;
             return this;
@@ -276,7 +277,7 @@ public final class RetryConfig {
          */
         public Builder minAttemptTime(Duration value) {
             if (value == null || value.isNegative()) {
-                throw new IllegalArgumentException("minAttemptTime must not be negative: " + value);
+                throw new InvalidSettingException("minAttemptTime", "must not be negative", value);
             }
             this.minAttemptTime = value;
             return this;

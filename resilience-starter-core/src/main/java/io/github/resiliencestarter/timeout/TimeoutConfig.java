@@ -1,5 +1,6 @@
 package io.github.resiliencestarter.timeout;
 
+import io.github.resiliencestarter.core.InvalidSettingException;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -112,7 +113,7 @@ public final class TimeoutConfig {
         public Builder timeout(Duration value) {
             Objects.requireNonNull(value, "timeout");
             if (value.isZero() || value.isNegative()) {
-                throw new IllegalArgumentException("timeout must be positive but was " + value);
+                throw new InvalidSettingException("timeout", "must be positive", value);
             }
             this.timeout = value;
             return this;
@@ -127,7 +128,7 @@ public final class TimeoutConfig {
         public Builder mode(TimeoutMode value) {
             Objects.requireNonNull(value, "mode");
             if (value == TimeoutMode.DEFAULT) {
-                throw new IllegalArgumentException("mode must be OFFLOAD or INTERRUPT");
+                throw new InvalidSettingException("mode", "must be OFFLOAD or INTERRUPT", value);
             }
             this.mode = value;
             return this;

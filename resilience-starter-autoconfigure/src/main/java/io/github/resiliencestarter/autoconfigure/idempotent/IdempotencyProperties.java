@@ -1,5 +1,6 @@
 package io.github.resiliencestarter.autoconfigure.idempotent;
 
+import io.github.resiliencestarter.autoconfigure.PropertyChecks;
 import io.github.resiliencestarter.idempotent.IdempotencyConfig;
 import io.github.resiliencestarter.idempotent.InProgressStrategy;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyStore;
@@ -10,10 +11,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.Errors;
+import org.springframework.validation.Validator;
 
 /** {@code @Idempotent} settings ({@code resilience.idempotent.*}). */
 @ConfigurationProperties("resilience.idempotent")
-public class IdempotencyProperties {
+public class IdempotencyProperties implements Validator {
 
     /** Which store holds the records. */
     public enum StoreType {
@@ -193,6 +196,18 @@ public class IdempotencyProperties {
         return IdempotencyConfig.custom().ttl(ttl).lease(lease).leaseMargin(leaseMargin).onInProgress(onInProgress)
                 .waitTimeout(waitTimeout).failOpen(failOpen).maxResponseBytes(maxResponseBytes).keyPrefix(keyPrefix)
                 .build();
+    }
+
+    @Override
+    public boolean supports(Class<?> type) {
+        return IdempotencyProperties.class.isAssignableFrom(type);
+    }
+
+    @Override
+    public void validate(Object target, Errors errors) {
+        PropertyChecks checks = PropertyChecks.reportingTo(errors);
+        checks.check("", this::toConfig);
+        checks.check("jdbc.", () -> JdbcIdempotencyStore.checkTableName(jdbc.getTable()));
     }
 
     /** The JDBC store. */

@@ -1,6 +1,8 @@
 package io.github.resiliencestarter.autoconfigure.retry;
 
+import io.github.resiliencestarter.autoconfigure.PropertyChecks;
 import io.github.resiliencestarter.context.TimeSource;
+import io.github.resiliencestarter.core.InvalidSettingException;
 import io.github.resiliencestarter.retry.RetryAfterSource;
 import io.github.resiliencestarter.retry.RetryBudget;
 import io.github.resiliencestarter.retry.RetryClassifier;
@@ -19,13 +21,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.Errors;
+import org.springframework.validation.Validator;
 
 /**
  * {@code @Retry} settings: defaults under {@code resilience.retry.*}, named instances under
  * {@code resilience.retry.instances.<name>.*}, the retry budget and the safety gate.
  */
 @ConfigurationProperties("resilience.retry")
-public class RetryProperties extends RetrySettings {
+public class RetryProperties extends RetrySettings implements Validator {
 
     /** Default hard cap on attempts. */
     public static final int DEFAULT_MAX_ATTEMPTS_CAP = 10;
@@ -36,18 +40,8 @@ public class RetryProperties extends RetrySettings {
     /** Whether @Retry is applied. */
     private boolean enabled = true;
 
-
     /** The most attempts any method or instance may configure; more fails the start. */
     private int maxAttemptsCap = DEFAULT_MAX_ATTEMPTS_CAP;
-
-
-
-
-
-
-
-
-
 
     /** What to do at startup with a @Retry method not known to be idempotent: FAIL, WARN or ALLOW. */
     private RetrySafetyMode safetyGate = RetrySafetyMode.FAIL;
@@ -57,12 +51,14 @@ public class RetryProperties extends RetrySettings {
 
     private final Budget budget = new Budget();
 
-    /** Starts from the engine's defaults, so they show up as this class's values. */
+    /**
+     * Starts from the engine's defaults, so they show up as this class's values. The cap stays
+     * unset: a larger {@code delay} then raises it, rather than failing the start.
+     */
     public RetryProperties() {
         setMaxAttempts(RetryConfig.DEFAULT_MAX_ATTEMPTS);
         setBackoff(BackOffType.EXPONENTIAL);
         setDelay(ExponentialBackOff.DEFAULT_INITIAL);
-        setMaxDelay(ExponentialBackOff.DEFAULT_MAX);
         setMultiplier(ExponentialBackOff.DEFAULT_MULTIPLIER);
         setJitter(JitterType.FULL);
         setJitterFactor(DEFAULT_JITTER_FACTOR);
@@ -76,8 +72,6 @@ public class RetryProperties extends RetrySettings {
         this.enabled = enabled;
     }
 
-
-
     public int getMaxAttemptsCap() {
         return maxAttemptsCap;
     }
@@ -85,24 +79,6 @@ public class RetryProperties extends RetrySettings {
     public void setMaxAttemptsCap(int maxAttemptsCap) {
         this.maxAttemptsCap = maxAttemptsCap;
     }
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
     public RetrySafetyMode getSafetyGate() {
         return safetyGate;
@@ -140,10 +116,9 @@ public class RetryProperties extends RetrySettings {
             }
         }
         RetryConfig engineDefaults = RetryConfig.custom().classifier(classifier.build()).build();
-        RetryConfig defaults = merge(engineDefaults, this, "resilience.retry");
+        RetryConfig defaults = merge(engineDefaults, this);
         Map<String, RetryConfig> named = new LinkedHashMap<>();
-        instances.forEach((name, instance) -> named.put(name,
-                merge(defaults, instance, "resilience.retry.instances." + name)));
+        instances.forEach((name, instance) -> named.put(name, merge(defaults, instance)));
         for (RetryConfigCustomizer customizer : customizers) {
             RetryConfig.Builder builder = RetryConfig.from(named.getOrDefault(customizer.name(), defaults));
             customizer.customize(builder);
@@ -156,13 +131,28 @@ public class RetryProperties extends RetrySettings {
         });
     }
 
-    private RetryConfig merge(RetryConfig base, RetrySettings settings, String prefix) {
+    @Override
+    public boolean supports(Class<?> type) {
+        return RetryProperties.class.isAssignableFrom(type);
+    }
+
+    @Override
+    public void validate(Object target, Errors errors) {
+        PropertyChecks checks = PropertyChecks.reportingTo(errors);
+        RetryConfig[] defaults = {RetryConfig.ofDefaults()};
+        checks.check("", () -> defaults[0] = merge(defaults[0], this));
+        instances.forEach((name, instance) -> checks.check("instances[" + name + "].",
+                () -> merge(defaults[0], instance)));
+        checks.check("budget.", budget::create);
+    }
+
+    private RetryConfig merge(RetryConfig base, RetrySettings settings) {
         RetryConfig.Builder builder = RetryConfig.from(base);
         if (settings.getMaxAttempts() != null) {
             int attempts = settings.getMaxAttempts();
-            if (attempts < 1 || attempts > maxAttemptsCap) {
-                throw new IllegalArgumentException(prefix + ".max-attempts is " + attempts + "; allowed are 1 to "
-                        + maxAttemptsCap + " (resilience.retry.max-attempts-cap)");
+            if (attempts > maxAttemptsCap) {
+                throw new InvalidSettingException("maxAttempts", "must be at most " + maxAttemptsCap
+                        + " (resilience.retry.max-attempts-cap)", attempts);
             }
             builder.maxAttempts(attempts);
         }

@@ -1,5 +1,6 @@
 package io.github.resiliencestarter.autoconfigure.timeout;
 
+import io.github.resiliencestarter.autoconfigure.PropertyChecks;
 import io.github.resiliencestarter.timeout.TimeoutConfig;
 import io.github.resiliencestarter.timeout.TimeoutConfigRegistry;
 import io.github.resiliencestarter.timeout.TimeoutRuntime;
@@ -9,13 +10,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.Errors;
+import org.springframework.validation.Validator;
 
 /**
  * {@code @Timeout} settings: defaults under {@code resilience.timeout.*}, named instances under
  * {@code resilience.timeout.instances.<name>.*}, and the OFFLOAD executor.
  */
 @ConfigurationProperties("resilience.timeout")
-public class TimeoutProperties extends TimeoutInstanceProperties {
+public class TimeoutProperties extends TimeoutInstanceProperties implements Validator {
 
     /** Whether @Timeout is applied. */
     private boolean enabled = true;
@@ -66,6 +69,25 @@ public class TimeoutProperties extends TimeoutInstanceProperties {
             named.put(customizer.name(), builder.build());
         }
         return TimeoutConfigRegistry.of(defaults, named);
+    }
+
+    /** Engine setting names whose property is named differently. */
+    private static final Map<String, String> RENAMED = Map.of("timeout", "duration");
+
+    @Override
+    public boolean supports(Class<?> type) {
+        return TimeoutProperties.class.isAssignableFrom(type);
+    }
+
+    @Override
+    public void validate(Object target, Errors errors) {
+        PropertyChecks checks = PropertyChecks.reportingTo(errors);
+        TimeoutConfig[] defaults = {TimeoutConfig.ofDefaults()};
+        checks.check("", RENAMED, () -> defaults[0] = merge(defaults[0], this));
+        instances.forEach((name, instance) -> checks.check("instances[" + name + "].", RENAMED,
+                () -> merge(defaults[0], instance)));
+        checks.check("executor.", () -> TimeoutExecutors.checkSizes(executor.getCoreSize(), executor.getMaxSize(),
+                executor.getQueueCapacity()));
     }
 
     private static TimeoutConfig merge(TimeoutConfig base, TimeoutInstanceProperties settings) {

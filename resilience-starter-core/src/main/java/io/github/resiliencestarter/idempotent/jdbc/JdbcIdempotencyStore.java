@@ -2,6 +2,7 @@ package io.github.resiliencestarter.idempotent.jdbc;
 
 import io.github.resiliencestarter.context.IdempotentExecution;
 import io.github.resiliencestarter.context.TimeSource;
+import io.github.resiliencestarter.core.InvalidSettingException;
 import io.github.resiliencestarter.idempotent.Claim;
 import io.github.resiliencestarter.idempotent.ClaimResult;
 import io.github.resiliencestarter.idempotent.Completion;
@@ -73,6 +74,19 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
     private volatile @Nullable Boolean mysqlFamily;
 
     /**
+     * Checks a table name before it is put into SQL.
+     *
+     * @param table letters, digits and underscores, not starting with a digit, at most 64 characters
+     * @throws InvalidSettingException naming {@code table}
+     */
+    public static void checkTableName(String table) {
+        if (table == null || !table.matches("[A-Za-z_][A-Za-z0-9_]{0,63}")) {
+            throw new InvalidSettingException("table", "must be letters, digits and underscores, not starting "
+                    + "with a digit, at most 64 characters", table);
+        }
+    }
+
+    /**
      * Creates the store.
      *
      * @param dataSource the database
@@ -83,9 +97,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
      */
     public JdbcIdempotencyStore(DataSource dataSource, @Nullable PlatformTransactionManager transactionManager,
             String table, TimeSource time) {
-        if (!table.matches("[A-Za-z_][A-Za-z0-9_]{0,63}")) {
-            throw new IllegalArgumentException("invalid table name: " + table);
-        }
+        checkTableName(table);
         this.jdbc = new JdbcTemplate(dataSource);
         this.dataSource = dataSource;
         this.table = table;

@@ -1,5 +1,6 @@
 package io.github.resiliencestarter.retry.backoff;
 
+import io.github.resiliencestarter.core.InvalidSettingException;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
@@ -7,6 +8,22 @@ import org.jspecify.annotations.Nullable;
 public final class BackOffs {
 
     private BackOffs() {
+    }
+
+    /**
+     * Checks the delay range shared by the exponential and random back-offs.
+     *
+     * @param delay the first delay or the minimum, not negative
+     * @param maxDelay the cap or the maximum, at least {@code delay}
+     * @throws InvalidSettingException naming {@code delay} or {@code maxDelay}
+     */
+    static void checkRange(@Nullable Duration delay, @Nullable Duration maxDelay) {
+        if (delay == null || delay.isNegative()) {
+            throw new InvalidSettingException("delay", "must not be negative", delay);
+        }
+        if (maxDelay == null || maxDelay.compareTo(delay) < 0) {
+            throw new InvalidSettingException("maxDelay", "must be at least the delay (" + delay + ")", maxDelay);
+        }
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.github.resiliencestarter.retry.backoff;
 
+import io.github.resiliencestarter.core.InvalidSettingException;
 import java.time.Duration;
 import java.util.random.RandomGenerator;
 
@@ -29,10 +30,9 @@ public record ExponentialBackOff(Duration initial, double multiplier, Duration m
      * @param max at least {@code initial}
      */
     public ExponentialBackOff {
-        if (initial == null || initial.isNegative() || max == null || max.compareTo(initial) < 0
-                || !(multiplier >= 1.0) || Double.isInfinite(multiplier)) {
-            throw new IllegalArgumentException("invalid exponential back-off: initial=" + initial + ", multiplier="
-                    + multiplier + ", max=" + max);
+        BackOffs.checkRange(initial, max);
+        if (!(multiplier >= 1.0) || Double.isInfinite(multiplier)) {
+            throw new InvalidSettingException("multiplier", "must be a finite number of at least 1", multiplier);
         }
     }
 

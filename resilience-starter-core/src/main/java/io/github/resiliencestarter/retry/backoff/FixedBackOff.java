@@ -1,5 +1,6 @@
 package io.github.resiliencestarter.retry.backoff;
 
+import io.github.resiliencestarter.core.InvalidSettingException;
 import java.time.Duration;
 import java.util.random.RandomGenerator;
 
@@ -17,7 +18,7 @@ public record FixedBackOff(Duration delay) implements BackOff {
      */
     public FixedBackOff {
         if (delay == null || delay.isNegative()) {
-            throw new IllegalArgumentException("delay must not be negative: " + delay);
+            throw new InvalidSettingException("delay", "must not be negative", delay);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.github.resiliencestarter.retry.backoff;
 
+import io.github.resiliencestarter.core.InvalidSettingException;
 import java.util.random.RandomGenerator;
 
 /**
@@ -80,7 +81,7 @@ public final class Jitters {
      */
     public static Jitter proportional(double factor) {
         if (!(factor >= 0.0 && factor <= 1.0)) {
-            throw new IllegalArgumentException("jitter factor must be within [0, 1]: " + factor);
+            throw new InvalidSettingException("jitterFactor", "must be between 0 and 1", factor);
         }
         return (base, previous, backOff, random) -> {
             long spread = (long) (base * factor);

@@ -18,9 +18,7 @@ public record UniformRandomBackOff(Duration min, Duration max) implements BackOf
      * @param max at least {@code min}
      */
     public UniformRandomBackOff {
-        if (min == null || min.isNegative() || max == null || max.compareTo(min) < 0) {
-            throw new IllegalArgumentException("invalid random back-off range: " + min + ".." + max);
-        }
+        BackOffs.checkRange(min, max);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.retry.support;
 
 import io.github.resiliencestarter.context.TimeSource;
+import io.github.resiliencestarter.core.InvalidSettingException;
 import io.github.resiliencestarter.retry.RetryBudget;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
@@ -54,9 +55,14 @@ public final class RatioRetryBudget implements RetryBudget {
      * @param time the time source
      */
     public RatioRetryBudget(double ratio, int minRetriesPerSecond, Duration window, TimeSource time) {
-        if (!(ratio >= 0.0 && ratio <= 1.0) || minRetriesPerSecond < 0 || window.compareTo(Duration.ofSeconds(1)) < 0) {
-            throw new IllegalArgumentException("invalid retry budget: ratio=" + ratio + ", minRetriesPerSecond="
-                    + minRetriesPerSecond + ", window=" + window);
+        if (!(ratio >= 0.0 && ratio <= 1.0)) {
+            throw new InvalidSettingException("ratio", "must be between 0 and 1", ratio);
+        }
+        if (minRetriesPerSecond < 0) {
+            throw new InvalidSettingException("minRetriesPerSecond", "must not be negative", minRetriesPerSecond);
+        }
+        if (window == null || window.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw new InvalidSettingException("window", "must be at least 1s", window);
         }
         this.ratio = ratio;
         this.minRetriesPerSecond = minRetriesPerSecond;

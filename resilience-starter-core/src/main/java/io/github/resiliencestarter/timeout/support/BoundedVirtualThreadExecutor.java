@@ -1,5 +1,6 @@
 package io.github.resiliencestarter.timeout.support;
 
+import io.github.resiliencestarter.core.InvalidSettingException;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -52,7 +53,7 @@ public final class BoundedVirtualThreadExecutor extends AbstractExecutorService 
      */
     public static BoundedVirtualThreadExecutor create(String threadNamePrefix, int maxConcurrent) {
         if (maxConcurrent < 1) {
-            throw new IllegalArgumentException("invalid virtual-thread executor bound: " + maxConcurrent);
+            throw new InvalidSettingException("maxSize", "must be at least 1", maxConcurrent);
         }
         if (!isSupported()) {
             throw new UnsupportedOperationException("virtual threads need Java 21 or later, this is "

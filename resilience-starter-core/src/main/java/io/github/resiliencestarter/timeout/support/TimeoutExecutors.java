@@ -1,5 +1,6 @@
 package io.github.resiliencestarter.timeout.support;
 
+import io.github.resiliencestarter.core.InvalidSettingException;
 import java.time.Duration;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -58,15 +59,33 @@ public final class TimeoutExecutors {
      */
     public static ThreadPoolExecutor newBoundedExecutor(String threadNamePrefix, int coreSize, int maxSize,
             int queueCapacity, Duration keepAlive) {
-        if (coreSize < 0 || maxSize < 1 || maxSize < coreSize || queueCapacity < 0) {
-            throw new IllegalArgumentException("invalid timeout executor size: core=" + coreSize + ", max="
-                    + maxSize + ", queue=" + queueCapacity);
-        }
+        checkSizes(coreSize, maxSize, queueCapacity);
         BlockingQueue<Runnable> queue = queueCapacity == 0 ? new SynchronousQueue<>()
                 : new ArrayBlockingQueue<>(queueCapacity);
         ThreadPoolExecutor executor = new ThreadPoolExecutor(coreSize, maxSize, keepAlive.toNanos(),
                 TimeUnit.NANOSECONDS, queue, namedThreads(threadNamePrefix), new ThreadPoolExecutor.AbortPolicy());
         return executor;
+    }
+
+    /**
+     * Checks the sizes of a bounded executor.
+     *
+     * @param coreSize at least 0
+     * @param maxSize at least 1 and at least {@code coreSize}
+     * @param queueCapacity at least 0
+     * @throws InvalidSettingException naming the size that is wrong
+     */
+    public static void checkSizes(int coreSize, int maxSize, int queueCapacity) {
+        if (coreSize < 0) {
+            throw new InvalidSettingException("coreSize", "must not be negative", coreSize);
+        }
+        if (maxSize < 1 || maxSize < coreSize) {
+            throw new InvalidSettingException("maxSize", "must be at least 1 and at least the core size ("
+                    + coreSize + ")", maxSize);
+        }
+        if (queueCapacity < 0) {
+            throw new InvalidSettingException("queueCapacity", "must not be negative", queueCapacity);
+        }
     }
 
     /**

@@ -1,0 +1,46 @@
+package io.github.resiliencestarter.core;
+
+/**
+ * A setting the engine refuses, naming the setting and why, so that a configuration layer can
+ * report it against the property the value came from (Spring Boot reports it as
+ * {@code resilience.timeout.duration}, not as an engine parameter).
+ */
+public class InvalidSettingException extends IllegalArgumentException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String setting;
+
+    private final String reason;
+
+    /**
+     * Creates the exception.
+     *
+     * @param setting the engine's name of the setting, in camel case (e.g. {@code maxDelay})
+     * @param reason what the value must be, e.g. "must be positive"
+     * @param value the refused value
+     */
+    public InvalidSettingException(String setting, String reason, Object value) {
+        super(setting + " " + reason + " but was " + value);
+        this.setting = setting;
+        this.reason = reason;
+    }
+
+    /**
+     * The refused setting.
+     *
+     * @return the engine's name of it, in camel case
+     */
+    public String setting() {
+        return setting;
+    }
+
+    /**
+     * What a valid value is.
+     *
+     * @return e.g. "must be positive"
+     */
+    public String reason() {
+        return reason;
+    }
+}

@@ -7,6 +7,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.web.servlet.DispatcherServlet;
 
@@ -16,16 +17,18 @@ import org.springframework.web.servlet.DispatcherServlet;
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass(DispatcherServlet.class)
 @ConditionalOnBooleanProperty(name = "resilience.problem-details.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(ProblemsProperties.class)
 public class ProblemDetailsAutoConfiguration {
 
     /**
      * The exception handler.
      *
+     * @param properties what problem details may tell
      * @return the handler
      */
     @Bean
     @ConditionalOnMissingBean
-    public ResilienceExceptionHandler resilienceExceptionHandler() {
-        return new ResilienceExceptionHandler();
+    public ResilienceExceptionHandler resilienceExceptionHandler(ProblemsProperties properties) {
+        return new ResilienceExceptionHandler(properties.isIncludeOperation());
     }
 }

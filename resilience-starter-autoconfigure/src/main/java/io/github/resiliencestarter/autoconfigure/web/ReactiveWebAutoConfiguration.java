@@ -28,7 +28,7 @@ import reactor.core.publisher.Hooks;
 @ConditionalOnResilienceEnabled
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
 @ConditionalOnClass({WebFilter.class, Hooks.class, ContextRegistry.class})
-@EnableConfigurationProperties(TraceProperties.class)
+@EnableConfigurationProperties({TraceProperties.class, ProblemsProperties.class})
 public class ReactiveWebAutoConfiguration {
 
     /**
@@ -65,12 +65,13 @@ public class ReactiveWebAutoConfiguration {
     /**
      * The starter's errors as problem details.
      *
+     * @param properties what problem details may tell
      * @return the advice
      */
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnBooleanProperty(name = "resilience.problem-details.enabled", matchIfMissing = true)
-    public ReactiveResilienceExceptionHandler reactiveResilienceExceptionHandler() {
-        return new ReactiveResilienceExceptionHandler();
+    public ReactiveResilienceExceptionHandler reactiveResilienceExceptionHandler(ProblemsProperties properties) {
+        return new ReactiveResilienceExceptionHandler(properties.isIncludeOperation());
     }
 }

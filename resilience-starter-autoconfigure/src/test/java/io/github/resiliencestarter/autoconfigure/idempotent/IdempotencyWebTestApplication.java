@@ -97,6 +97,13 @@ public class IdempotencyWebTestApplication {
                     .body(new OrderResult(request.orderNo(), "CREATED", request.amount(), n));
         }
 
+        @PostMapping("/i/broken-key")
+        @Idempotent(key = "#request.orderNo.substring(#request.orderNo.length() + 1)")
+        public String brokenKey(@RequestBody OrderRequest request) {
+            execute("broken-key");
+            return "never";
+        }
+
         @PostMapping("/i/null-key")
         @Idempotent(key = "#request.orderNo")
         public String nullKey(@RequestBody OrderRequest request) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.resiliencestarter.context.ResilienceHeaders;
 import io.github.resiliencestarter.context.TraceIds;
 import io.github.resiliencestarter.idempotent.IdempotencyConfig;
 import io.github.resiliencestarter.idempotent.IdempotencyKeys;
@@ -186,5 +187,19 @@ abstract class IdempotentWebContractTest {
         assertThat(replay.headers().firstValue("Location")).hasValue("/orders/" + orderNo);
         assertThat(replay.headers().firstValue("Idempotent-Replayed")).hasValue("true");
         assertThat(JSON.readTree(replay.body())).isEqualTo(JSON.readTree(first.body()));
+    }
+
+    @Test
+    void aKeyExpressionFailingOnTheServerIsA500NamingNothingInternalAndRunsNothing() throws Exception {
+        HttpResponse<String> response = post("/i/broken-key", order("B-" + run, "1"),
+                ResilienceHeaders.TRACE_ID, "broken-key-" + run);
+
+        assertThat(response.statusCode()).isEqualTo(500);
+        JsonNode problem = JSON.readTree(response.body());
+        assertThat(problem.get("type").asText()).endsWith("idempotency-key-unavailable");
+        assertThat(problem.get("traceId").asText()).isEqualTo("broken-key-" + run);
+        assertThat(response.body()).doesNotContain("Endpoints", "brokenKey", "substring", "Exception",
+                IdempotencyWebTestApplication.class.getPackageName());
+        assertThat(IdempotencyWebTestApplication.executions("broken-key")).isZero();
     }
 }

@@ -35,8 +35,9 @@ public final class AnnotationValues {
             }
             return duration;
         } catch (IllegalArgumentException ex) {
-            throw new IllegalStateException(where + " on " + operation + " has an invalid duration '" + raw
-                    + "' (resolved to '" + value + "'): use forms like 800ms, 2s or PT1S; " + ex.getMessage(), ex);
+            throw new InvalidDeclarationException(where + " on " + operation + " has an invalid duration '" + raw
+                    + "' (resolved to '" + value + "'): " + ex.getMessage() + ".",
+                    "Write a " + (allowZero ? "non-negative" : "positive") + " duration such as 800ms, 2s or PT1S.", ex);
         }
     }
 }

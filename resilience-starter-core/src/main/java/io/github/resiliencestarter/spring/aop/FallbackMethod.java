@@ -55,10 +55,12 @@ public final class FallbackMethod {
         if (found.isEmpty()) {
             String paramList = Arrays.stream(params).map(Class::getSimpleName).reduce((a, b) -> a + ", " + b)
                     .orElse("");
-            throw new IllegalStateException(annotation + " on " + AnnotatedMethods.describe(original, targetClass)
+            throw new InvalidDeclarationException(annotation + " on " + AnnotatedMethods.describe(original, targetClass)
                     + " names fallbackMethod '" + name + "', but " + targetClass.getSimpleName()
-                    + " has no method " + name + "(" + paramList + (paramList.isEmpty() ? "" : ", ")
-                    + "[Throwable]) returning " + original.getReturnType().getSimpleName());
+                    + " has no such method with matching parameters.", "Add " + name + "(" + paramList
+                    + (paramList.isEmpty() ? "" : ", ") + "[Throwable]) returning "
+                    + original.getReturnType().getSimpleName() + " to " + targetClass.getSimpleName()
+                    + ", or correct the name.");
         }
         // most specific exception parameter first; the catch-all variant last
         found.sort(Comparator.comparingInt(Variant::specificity).reversed());

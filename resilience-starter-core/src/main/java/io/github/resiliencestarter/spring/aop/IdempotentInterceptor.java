@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.spring.aop;
 
 import io.github.resiliencestarter.idempotent.IdempotencyKeyException;
+import io.github.resiliencestarter.idempotent.IdempotencyKeyExpressionException;
 import io.github.resiliencestarter.idempotent.IdempotentCall;
 import io.github.resiliencestarter.idempotent.IdempotentResult;
 import io.github.resiliencestarter.spring.idempotent.FingerprintParameters;
@@ -9,10 +10,8 @@ import io.github.resiliencestarter.spring.idempotent.RequestHeaders;
 import java.lang.reflect.Method;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
-import org.springframework.context.expression.MethodBasedEvaluationContext;
-import org.springframework.core.DefaultParameterNameDiscoverer;
-import org.springframework.core.ParameterNameDiscoverer;
-import org.springframework.expression.EvaluationException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.expression.Expression;
 
 /**
@@ -22,7 +21,7 @@ import org.springframework.expression.Expression;
  */
 public class IdempotentInterceptor extends OperationInterceptor<IdempotentOperation> {
 
-    private static final ParameterNameDiscoverer NAMES = new DefaultParameterNameDiscoverer();
+    private static final Logger log = LoggerFactory.getLogger(IdempotentInterceptor.class);
 
     private final IdempotentOperationSource source;
 
@@ -61,7 +60,7 @@ public class IdempotentInterceptor extends OperationInterceptor<IdempotentOperat
                 .scopeFrom(scopes::currentScope).returnType(operation.returnType());
         if (!operation.fingerprintOff()) {
             call.fingerprintOf(operation.fingerprint() != null
-                    ? operation.fingerprint().getValue(context(operation, args))
+                    ? value(operation.fingerprint(), operation, args, "fingerprint")
                     : FingerprintParameters.select(args, operation.fingerprintParameters()));
         }
         if (operation.kind() == ResultKind.STAGE) {
@@ -86,20 +85,27 @@ public class IdempotentInterceptor extends OperationInterceptor<IdempotentOperat
 
     private static String evaluate(Expression expression, IdempotentOperation operation, Object[] args,
             String what) {
-        Object value;
-        try {
-            value = expression.getValue(context(operation, args));
-        } catch (EvaluationException ex) {
-            throw new IdempotencyKeyException("The idempotency " + what + " expression could not be evaluated: "
-                    + ex.getMessage());
-        }
+        Object value = value(expression, operation, args, what);
         if (value == null) {
-            throw new IdempotencyKeyException("The idempotency " + what + " expression evaluated to null");
+            throw new IdempotencyKeyException("The request carries no value for the idempotency " + what);
         }
         return value.toString();
     }
 
-    private static MethodBasedEvaluationContext context(IdempotentOperation operation, Object[] args) {
-        return new MethodBasedEvaluationContext(null, operation.method(), args, NAMES);
+    private static @Nullable Object value(Expression expression, IdempotentOperation operation, Object[] args,
+            String what) {
+        try {
+            return expression.getValue(KeyExpressions.context(operation.method(), args));
+        } catch (RuntimeException ex) {
+            if (KeyExpressions.isMissingValue(ex)) {
+                throw new IdempotencyKeyException("The request lacks a value the idempotency " + what
+                        + " is made of");
+            }
+            // the expression itself is wrong for this call: a server fault, detailed only in the log
+            log.error("@Idempotent({} = \"{}\") of {} failed: {}", what, expression.getExpressionString(),
+                    operation.name(), ex.getMessage());
+            throw new IdempotencyKeyExpressionException("The idempotency " + what + " expression of "
+                    + operation.name() + " failed: " + ex.getMessage(), ex);
+        }
     }
 }

@@ -13,8 +13,6 @@ import java.util.List;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.expression.Expression;
-import org.springframework.expression.ParseException;
-import org.springframework.expression.spel.standard.SpelExpressionParser;
 import org.springframework.util.StringValueResolver;
 
 /**
@@ -22,8 +20,6 @@ import org.springframework.util.StringValueResolver;
  * expression fails the start, naming the method), merges the settings and fixes the return type.
  */
 public class IdempotentOperationSource extends AnnotatedOperationSource<Idempotent, IdempotentOperation> {
-
-    private static final SpelExpressionParser PARSER = new SpelExpressionParser();
 
     private final IdempotencyConfig defaults;
 
@@ -69,28 +65,16 @@ public class IdempotentOperationSource extends AnnotatedOperationSource<Idempote
         // a CompletionStage<T> or Mono<T> stores and replays its completed T
         Type valueType = kind.valueType(method);
         if (!resolvedExecutor.canReplay(valueType)) {
-            throw new IllegalStateException("@Idempotent on " + described + " returns "
+            throw new InvalidDeclarationException("@Idempotent on " + described + " returns "
                     + valueType.getTypeName() + (kind.isAsync() ? " asynchronously" : "")
-                    + ", which cannot be stored and replayed. "
-                    + "Return the data itself (a record, a POJO, a collection, a String, ResponseEntity<data>) "
-                    + "or void; not supported: " + Fastjson2ResponseCodec.NOT_SUPPORTED);
+                    + ", which cannot be stored and replayed.",
+                    "Return the data itself (a record, a POJO, a collection, a String, ResponseEntity<data>) "
+                    + "or void; not supported: " + Fastjson2ResponseCodec.NOT_SUPPORTED + ".");
         }
         boolean fingerprintOff = Idempotent.NO_FINGERPRINT.equals(annotation.fingerprint());
-        Expression fingerprint = fingerprintOff ? null : parse(annotation.fingerprint(), "fingerprint", described);
-        return new IdempotentOperation(name, method, parse(annotation.key(), "key", described), fingerprint,
+        Expression fingerprint = fingerprintOff ? null : KeyExpressions.parse(annotation.fingerprint(), "fingerprint", method, described);
+        return new IdempotentOperation(name, method, KeyExpressions.parse(annotation.key(), "key", method, described), fingerprint,
                 fingerprintOff, FingerprintParameters.included(method), valueType, config.build(), resolvedExecutor,
                 kind);
-    }
-
-    private static @Nullable Expression parse(String expression, String attribute, String described) {
-        if (expression.isEmpty()) {
-            return null;
-        }
-        try {
-            return PARSER.parseExpression(expression);
-        } catch (ParseException ex) {
-            throw new IllegalStateException("@Idempotent(" + attribute + " = \"" + expression + "\") on " + described
-                    + " is not a valid SpEL expression: " + ex.getMessage(), ex);
-        }
     }
 }

@@ -56,9 +56,9 @@ public enum ResultKind {
     public static ResultKind governable(Method method, String annotation, String described) {
         ResultKind kind = of(method);
         if (kind == FLUX) {
-            throw new IllegalStateException(annotation + " on " + described + " returns a Flux, a stream without "
-                    + "one completion to govern. Return Mono<List<T>> (collectList()) to govern the whole result, "
-                    + "or put " + annotation + " on the method each element comes from (docs/async.md).");
+            throw new InvalidDeclarationException(annotation + " on " + described + " returns a Flux, a stream "
+                    + "without one completion to govern.", "Return Mono<List<T>> (collectList()) to govern the whole "
+                    + "result, or put " + annotation + " on the method each element comes from (docs/async.md).");
         }
         return kind;
     }

@@ -79,8 +79,9 @@ public class RetryOperationSource extends AnnotatedOperationSource<Retry, RetryO
 
         int attempts = annotation.maxAttempts() == -1 ? base.maxAttempts() : annotation.maxAttempts();
         if (attempts < 1 || attempts > maxAttemptsCap) {
-            throw new IllegalStateException("@Retry on " + described + " asks for " + attempts + " attempts; allowed "
-                    + "are 1 to " + maxAttemptsCap + " (resilience.retry.max-attempts-cap)");
+            throw new InvalidDeclarationException("@Retry on " + described + " asks for " + attempts
+                    + " attempts; allowed are 1 to " + maxAttemptsCap + ".", "Lower maxAttempts, or raise "
+                    + "resilience.retry.max-attempts-cap if that many attempts are really wanted.");
         }
         policy.maxAttempts(attempts);
 
@@ -96,8 +97,9 @@ public class RetryOperationSource extends AnnotatedOperationSource<Retry, RetryO
                         annotation.jitterFactor() >= 0 ? annotation.jitterFactor() : defaultJitterFactor));
             }
         } catch (IllegalArgumentException ex) {
-            throw new IllegalStateException("@Retry on " + described + " has an invalid back-off: " + ex.getMessage(),
-                    ex);
+            throw new InvalidDeclarationException("@Retry on " + described + " has an invalid back-off: "
+                    + ex.getMessage() + ".", "Correct the back-off attributes of the annotation, or of the "
+                    + "resilience.retry settings it inherits (see docs/retry.md).", ex);
         }
         boolean declaredIdempotent = safetyGate.retriesAnyFailure(method, annotation);
         if (annotation.retryFor().length > 0 || annotation.noRetryFor().length > 0 || declaredIdempotent) {
@@ -133,9 +135,9 @@ public class RetryOperationSource extends AnnotatedOperationSource<Retry, RetryO
         boolean onMethod = MergedAnnotations.from(method, SearchStrategy.TYPE_HIERARCHY).isPresent(SPRING_RETRYABLE);
         boolean onType = MergedAnnotations.from(owner, SearchStrategy.TYPE_HIERARCHY).isPresent(SPRING_RETRYABLE);
         if (onMethod || onType) {
-            throw new IllegalStateException("@Retry on " + described + " meets Spring's @Retryable on its "
+            throw new InvalidDeclarationException("@Retry on " + described + " meets Spring's @Retryable on its "
                     + (onMethod ? "method" : "class") + ": the call would be retried in two layers, and the "
-                    + "attempts would multiply. Keep one of the two annotations (see docs/retry.md).");
+                    + "attempts would multiply.", "Keep one of the two annotations (see docs/retry.md).");
         }
     }
 
@@ -150,10 +152,11 @@ public class RetryOperationSource extends AnnotatedOperationSource<Retry, RetryO
             return;
         }
         if (safetyGate.mode() == RetrySafetyMode.FAIL) {
-            throw new IllegalStateException(RetrySafetyGate.unsafeMessage(described));
+            throw new InvalidDeclarationException(RetrySafetyGate.unsafeMessage(described),
+                    RetrySafetyGate.UNSAFE_ACTION);
         }
-        log.warn("{} Until then it retries only requests that were never sent.",
-                RetrySafetyGate.unsafeMessage(described));
+        log.warn("{} {} Until then it retries only requests that were never sent.",
+                RetrySafetyGate.unsafeMessage(described), RetrySafetyGate.UNSAFE_ACTION);
         policy.onlyUnsentFailures(true);
     }
 }

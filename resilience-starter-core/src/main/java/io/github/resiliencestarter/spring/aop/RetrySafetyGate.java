@@ -100,12 +100,14 @@ public final class RetrySafetyGate {
      * @return the message
      */
     public static String unsafeMessage(String operation) {
-        return "@Retry on " + operation + " may repeat a non-idempotent operation (rules R-1, C-2). Fix it in one "
-                + "of three ways: (1) add @Idempotent so duplicates are detected and replayed; (2) make it a "
-                + "GET, HEAD, PUT, DELETE or OPTIONS handler if that is what it is; (3) declare "
-                + "@Retry(idempotent = true) if repeating it is harmless. Or set resilience.retry.safety-gate=WARN "
-                + "(retries only requests that were never sent) or ALLOW.";
+        return "@Retry on " + operation + " may repeat a non-idempotent operation (rules R-1, C-2).";
     }
+
+    /** How to make a method the gate refuses safe to retry. */
+    public static final String UNSAFE_ACTION = "Fix it in one of three ways: (1) add @Idempotent so duplicates are "
+            + "detected and replayed; (2) make it a GET, HEAD, PUT, DELETE or OPTIONS handler if that is what it is; "
+            + "(3) declare @Retry(idempotent = true) if repeating it is harmless. Or set "
+            + "resilience.retry.safety-gate=WARN (retries only requests that were never sent) or ALLOW.";
 
     private static boolean retriesOnlyUnsent(Retry retry) {
         if (retry.retryFor().length == 0) {

@@ -22,6 +22,22 @@ public class ResilienceExceptionHandler {
     /** This advice's order. */
     public static final int ORDER = Ordered.LOWEST_PRECEDENCE - 1000;
 
+    private final boolean includeOperation;
+
+    /** Creates the handler; problem details name no operation of the server. */
+    public ResilienceExceptionHandler() {
+        this(false);
+    }
+
+    /**
+     * Creates the handler.
+     *
+     * @param includeOperation whether problem details may name the server's operation
+     */
+    public ResilienceExceptionHandler(boolean includeOperation) {
+        this.includeOperation = includeOperation;
+    }
+
     /**
      * Renders one of the starter's errors.
      *
@@ -33,7 +49,8 @@ public class ResilienceExceptionHandler {
     @ExceptionHandler(ResilienceException.class)
     public ResponseEntity<ProblemDetail> handle(ResilienceException error, NativeWebRequest request) {
         ResponseEntity<ProblemDetail> response = ResilienceProblems.response(error,
-                request instanceof ServletWebRequest servlet ? servlet.getRequest().getRequestURI() : null);
+                request instanceof ServletWebRequest servlet ? servlet.getRequest().getRequestURI() : null,
+                includeOperation);
         if (response == null) {
             throw error;
         }

@@ -4,6 +4,7 @@ import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.idempotent.IdempotencyException;
 import io.github.resiliencestarter.idempotent.IdempotencyInProgressException;
 import io.github.resiliencestarter.idempotent.IdempotencyKeyException;
+import io.github.resiliencestarter.idempotent.IdempotencyKeyExpressionException;
 import io.github.resiliencestarter.idempotent.IdempotencyKeyReusedException;
 import io.github.resiliencestarter.idempotent.IdempotencyRecordCorruptedException;
 import io.github.resiliencestarter.idempotent.IdempotencyScopeException;
@@ -13,6 +14,7 @@ import io.github.resiliencestarter.timeout.ResilienceTimeoutException;
 import io.github.resiliencestarter.timeout.TimeoutRejectedException;
 import java.net.URI;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
@@ -51,32 +53,47 @@ public final class ResilienceProblems {
     /**
      * The problem for an error of the starter, or {@code null} when the error is not one of ours.
      *
+     * <p>The detail is a fixed sentence per problem type, so that no class or method name of the
+     * server reaches the client; with {@code includeOperation} it is the error's own message,
+     * which names the operation. The log and the metrics name the operation either way.
+     *
      * @param error the error
+     * @param includeOperation whether the detail may name the server's operation
      * @return the problem, or {@code null}
      */
-    public static @Nullable ProblemDetail forError(Throwable error) {
+    public static @Nullable ProblemDetail forError(Throwable error, boolean includeOperation) {
+        String message = includeOperation ? error.getMessage() : null;
         if (error instanceof DeadlineExceededException) {
-            return deadlineExceeded(error.getMessage());
+            return deadlineExceeded(or(message, "The request did not complete within its deadline"));
         }
         if (error instanceof ResilienceTimeoutException timeout) {
-            return problem(HttpStatus.GATEWAY_TIMEOUT, timeout.kind().name().toLowerCase() + "-timeout",
-                    "Downstream " + timeout.kind().name().toLowerCase() + " timeout", error.getMessage());
+            String kind = timeout.kind().name().toLowerCase(Locale.ROOT);
+            return problem(HttpStatus.GATEWAY_TIMEOUT, kind + "-timeout", "Downstream " + kind + " timeout",
+                    or(message, "A call to another service did not complete in time"));
         }
         if (error instanceof TimeoutRejectedException) {
             return problem(HttpStatus.SERVICE_UNAVAILABLE, "timeout-executor-saturated", "Too busy",
-                    error.getMessage());
+                    or(message, "Too many calls are running; the request was not executed, try again later"));
         }
         if (error instanceof IdempotencyKeyException) {
+            // about the client's own key: written for the client, names nothing of the server
             return problem(HttpStatus.BAD_REQUEST, "idempotency-key-invalid", "Invalid idempotency key",
                     error.getMessage());
         }
+        if (error instanceof IdempotencyKeyExpressionException) {
+            // the server's key expression is wrong: the details are in the log, with the trace id
+            return problem(HttpStatus.INTERNAL_SERVER_ERROR, "idempotency-key-unavailable",
+                    "Idempotency key unavailable", or(message,
+                            "The server could not derive the idempotency key; the request was not executed"));
+        }
         if (error instanceof IdempotencyInProgressException) {
             return problem(HttpStatus.CONFLICT, "idempotency-in-progress", "Request already in progress",
-                    error.getMessage());
+                    or(message, "A request with this idempotency key is still being processed"));
         }
         if (error instanceof IdempotencyKeyReusedException) {
             return problem(HttpStatus.UNPROCESSABLE_ENTITY, "idempotency-key-reused",
-                    "Idempotency key reused with another payload", error.getMessage());
+                    "Idempotency key reused with another payload", or(message,
+                            "This idempotency key was already used for a request with another payload"));
         }
         if (error instanceof IdempotencyStoreException) {
             // the store's own message may name hosts; keep it in the log, not in the answer
@@ -95,9 +112,14 @@ public final class ResilienceProblems {
         }
         if (error instanceof IdempotencyException) {
             return problem(HttpStatus.CONFLICT, "idempotent-response-unavailable",
-                    "First response cannot be replayed", error.getMessage());
+                    "First response cannot be replayed", or(message, "The first request with this idempotency key "
+                            + "has no response that can be replayed; it is not executed again"));
         }
         return null;
+    }
+
+    private static String or(@Nullable String message, String generic) {
+        return message != null ? message : generic;
     }
 
     /**
@@ -132,11 +154,13 @@ public final class ResilienceProblems {
      *
      * @param error the error
      * @param instance the request path, or {@code null}
+     * @param includeOperation whether the detail may name the server's operation
      * @return status, {@code Retry-After} when there is one, and the problem body; {@code null}
      *     when the error has no problem mapping
      */
-    public static @Nullable ResponseEntity<ProblemDetail> response(Throwable error, @Nullable String instance) {
-        ProblemDetail problem = forError(error);
+    public static @Nullable ResponseEntity<ProblemDetail> response(Throwable error, @Nullable String instance,
+            boolean includeOperation) {
+        ProblemDetail problem = forError(error, includeOperation);
         if (problem == null) {
             return null;
         }

@@ -18,6 +18,22 @@ import org.springframework.web.server.ServerWebExchange;
 @Order(ResilienceExceptionHandler.ORDER)
 public class ReactiveResilienceExceptionHandler {
 
+    private final boolean includeOperation;
+
+    /** Creates the handler; problem details name no operation of the server. */
+    public ReactiveResilienceExceptionHandler() {
+        this(false);
+    }
+
+    /**
+     * Creates the handler.
+     *
+     * @param includeOperation whether problem details may name the server's operation
+     */
+    public ReactiveResilienceExceptionHandler(boolean includeOperation) {
+        this.includeOperation = includeOperation;
+    }
+
     /**
      * Renders one of the starter's errors.
      *
@@ -29,7 +45,7 @@ public class ReactiveResilienceExceptionHandler {
     @ExceptionHandler(ResilienceException.class)
     public ResponseEntity<ProblemDetail> handle(ResilienceException error, ServerWebExchange exchange) {
         ResponseEntity<ProblemDetail> response = ResilienceProblems.response(error,
-                exchange.getRequest().getPath().value());
+                exchange.getRequest().getPath().value(), includeOperation);
         if (response == null) {
             throw error;
         }

@@ -1,0 +1,167 @@
+package io.github.resiliencestarter.spring.aop;
+
+import java.beans.PropertyDescriptor;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.Arrays;
+import org.jspecify.annotations.Nullable;
+import org.springframework.beans.BeanUtils;
+import org.springframework.context.expression.MethodBasedEvaluationContext;
+import org.springframework.core.DefaultParameterNameDiscoverer;
+import org.springframework.core.ParameterNameDiscoverer;
+import org.springframework.expression.EvaluationContext;
+import org.springframework.expression.Expression;
+import org.springframework.expression.ParseException;
+import org.springframework.expression.spel.SpelEvaluationException;
+import org.springframework.expression.spel.SpelMessage;
+import org.springframework.expression.spel.SpelNode;
+import org.springframework.expression.spel.ast.CompoundExpression;
+import org.springframework.expression.spel.ast.PropertyOrFieldReference;
+import org.springframework.expression.spel.ast.VariableReference;
+import org.springframework.expression.spel.standard.SpelExpression;
+import org.springframework.expression.spel.standard.SpelExpressionParser;
+import org.springframework.util.ReflectionUtils;
+
+/**
+ * The SpEL expressions of {@code @Idempotent(key, fingerprint)}: parsed once, checked against the
+ * method at startup (every {@code #name} is a parameter; the first property after it exists on the
+ * parameter's declared type), and evaluated per call over the method's arguments.
+ *
+ * <p>What is checked at startup is a fault of the code and fails the start; what can only fail at
+ * run time is told apart by {@link #isMissingValue(RuntimeException)}: a missing value in the
+ * client's data is the client's fault (400), anything else the server's (500).
+ */
+final class KeyExpressions {
+
+    private static final SpelExpressionParser PARSER = new SpelExpressionParser();
+
+    private static final ParameterNameDiscoverer NAMES = new DefaultParameterNameDiscoverer();
+
+    private KeyExpressions() {
+    }
+
+    /**
+     * Parses and checks one expression.
+     *
+     * @param expression the SpEL text, or empty for none
+     * @param attribute the annotation attribute, for messages
+     * @param method the annotated method
+     * @param described the method as messages name it
+     * @return the expression, or {@code null} when empty
+     * @throws InvalidDeclarationException when it does not parse or names what the method lacks
+     */
+    static @Nullable Expression parse(String expression, String attribute, Method method, String described) {
+        if (expression.isEmpty()) {
+            return null;
+        }
+        Expression parsed;
+        try {
+            parsed = PARSER.parseExpression(expression);
+        } catch (ParseException ex) {
+            throw new InvalidDeclarationException("@Idempotent(" + attribute + " = \"" + expression + "\") on "
+                    + described + " is not a valid SpEL expression: " + ex.getMessage() + ".",
+                    "Correct the expression, for example #request.orderNo (see docs/idempotency.md).", ex);
+        }
+        if (parsed instanceof SpelExpression spel) {
+            String problem = check(spel.getAST(), method);
+            if (problem != null) {
+                throw new InvalidDeclarationException("@Idempotent(" + attribute + " = \"" + expression + "\") on "
+                        + described + " " + problem + ".", "Name a parameter of the method (its parameters are "
+                        + Arrays.toString(parameterNames(method)) + "; the build must compile with -parameters) "
+                        + "and a property its type has; read a Map's entry as #body['id'].");
+            }
+        }
+        return parsed;
+    }
+
+    /**
+     * The context an expression is evaluated in: the arguments by parameter name, and as
+     * {@code #a0}/{@code #p0}.
+     *
+     * @param method the annotated method
+     * @param args the call's arguments
+     * @return the context
+     */
+    static EvaluationContext context(Method method, Object[] args) {
+        return new MethodBasedEvaluationContext(null, method, args, NAMES);
+    }
+
+    /**
+     * Whether an evaluation failed only because a value in the client's data was null, such as
+     * {@code #request.customer.id} without a customer.
+     *
+     * @param ex the failure (SpEL rethrows what a called method throws as it is)
+     * @return {@code true} for a missing value, {@code false} for a fault of the expression
+     */
+    static boolean isMissingValue(RuntimeException ex) {
+        return ex instanceof SpelEvaluationException spel
+                && (spel.getMessageCode() == SpelMessage.PROPERTY_OR_FIELD_NOT_READABLE_ON_NULL
+                        || spel.getMessageCode() == SpelMessage.METHOD_CALL_ON_NULL_OBJECT_NOT_ALLOWED);
+    }
+
+    private static @Nullable String check(SpelNode node, Method method) {
+        if (node instanceof VariableReference variable) {
+            String name = variable.toStringAST().substring(1);
+            if (parameterIndex(method, name) == null && !name.equals("root") && !name.equals("this")) {
+                return "names #" + name + ", which is not a parameter of the method";
+            }
+        }
+        if (node instanceof CompoundExpression && node.getChildCount() > 1
+                && node.getChild(0) instanceof VariableReference variable
+                && node.getChild(1) instanceof PropertyOrFieldReference property) {
+            Integer index = parameterIndex(method, variable.toStringAST().substring(1));
+            if (index != null) {
+                Class<?> type = method.getParameterTypes()[index];
+                if (!hasProperty(type, property.getName())) {
+                    return "reads " + property.getName() + " of " + variable.toStringAST() + ", but its type "
+                            + type.getSimpleName() + " has no such property";
+                }
+            }
+        }
+        for (int i = 0; i < node.getChildCount(); i++) {
+            String problem = check(node.getChild(i), method);
+            if (problem != null) {
+                return problem;
+            }
+        }
+        return null;
+    }
+
+    private static @Nullable Integer parameterIndex(Method method, String name) {
+        String[] names = parameterNames(method);
+        for (int i = 0; i < names.length; i++) {
+            if (names[i].equals(name)) {
+                return i;
+            }
+        }
+        if (name.length() > 1 && (name.charAt(0) == 'a' || name.charAt(0) == 'p')
+                && name.substring(1).chars().allMatch(Character::isDigit)) {
+            int index = Integer.parseInt(name.substring(1));
+            return index < method.getParameterCount() ? index : null;
+        }
+        return null;
+    }
+
+    private static String[] parameterNames(Method method) {
+        String[] names = NAMES.getParameterNames(method);
+        return names != null ? names : new String[0];
+    }
+
+    /** What SpEL's reflective accessor can read: a getter, a public field, or a record-style accessor. */
+    private static boolean hasProperty(Class<?> type, String name) {
+        if (type == Object.class) {
+            return true;
+        }
+        PropertyDescriptor descriptor = BeanUtils.getPropertyDescriptor(type, name);
+        if (descriptor != null && descriptor.getReadMethod() != null) {
+            return true;
+        }
+        Field field = ReflectionUtils.findField(type, name);
+        if (field != null && Modifier.isPublic(field.getModifiers())) {
+            return true;
+        }
+        Method accessor = ReflectionUtils.findMethod(type, name);
+        return accessor != null && Modifier.isPublic(accessor.getModifiers());
+    }
+}

@@ -4,6 +4,7 @@ import io.github.resiliencestarter.autoconfigure.ConditionalOnResilienceEnabled;
 import io.github.resiliencestarter.spring.web.RequestContextPropagator;
 import io.github.resiliencestarter.spring.web.RetryExhaustedMarker;
 import io.github.resiliencestarter.spring.web.TraceContextFilter;
+import io.github.resiliencestarter.spring.web.TraceMdcCleanup;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -42,6 +43,19 @@ public class TraceContextAutoConfiguration {
         registration.setOrder(properties.getFilterOrder());
         registration.setName("resilienceTraceContextFilter");
         return registration;
+    }
+
+    /**
+     * Clears the trace id the filter keeps in the MDC after a failure, for the container's log
+     * line, once the request is over.
+     *
+     * @return the listener, registered with the servlet container by Spring Boot
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBooleanProperty(name = "resilience.trace.enabled", matchIfMissing = true)
+    public TraceMdcCleanup traceMdcCleanup() {
+        return new TraceMdcCleanup();
     }
 
     /**

@@ -66,6 +66,17 @@ class TraceFilterWebTest {
     }
 
     @Test
+    void springBootsErrorBodyCarriesTheTraceIdWhenProblemDetailsAreOff() throws Exception {
+        HttpResponse<String> failed = get("/t/boom", ResilienceHeaders.TRACE_ID, "boom-map-1");
+        HttpResponse<String> missing = get("/t/no-such-path", ResilienceHeaders.TRACE_ID, "nf-map-1");
+
+        assertThat(failed.statusCode()).isEqualTo(500);
+        assertThat(JSON.readTree(failed.body()).get("traceId").asText()).isEqualTo("boom-map-1");
+        assertThat(missing.statusCode()).isEqualTo(404);
+        assertThat(JSON.readTree(missing.body()).get("traceId").asText()).isEqualTo("nf-map-1");
+    }
+
+    @Test
     void TP3_theDownstreamSeesABudgetNoLargerThanTheUpstreamHadAndTheSameTraceId() throws Exception {
         HttpResponse<String> response = get("/t/upstream?port=" + port, ResilienceHeaders.TRACE_ID, "chain-1",
                 ResilienceHeaders.TIMEOUT_BUDGET_MS, "800");

@@ -7,6 +7,9 @@ import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.retry.RetryableException;
 import jakarta.servlet.Filter;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.Positive;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +29,8 @@ import org.springframework.core.env.Environment;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
@@ -174,6 +179,22 @@ public class WebTestApplication {
             Thread.sleep(ms);
             log.info("slow call finished");
             return Map.of("slept", ms);
+        }
+
+        /** A request body with constraints. */
+        record Item(@NotBlank String name, @Positive int quantity) {
+        }
+
+        @PostMapping("/t/items")
+        public Item create(@Valid @RequestBody Item item) {
+            HANDLER_CALLS.incrementAndGet();
+            return item;
+        }
+
+        @GetMapping("/t/boom")
+        public String boom() {
+            HANDLER_CALLS.incrementAndGet();
+            throw new IllegalStateException("a bug no handler answers");
         }
 
         @GetMapping("/t/context")

@@ -5,6 +5,7 @@ import io.github.resiliencestarter.context.ResilienceHeaders;
 import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.context.TraceScope;
+import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -17,6 +18,7 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 import org.springframework.core.Ordered;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
@@ -78,10 +80,17 @@ public class TraceContextFilter extends OncePerRequestFilter implements Ordered 
     }
 
     @Override
+    protected boolean shouldNotFilterErrorDispatch() {
+        return false;
+    }
+
+    @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        if (isAsyncDispatch(request) && request.getAttribute(CONTEXT_ATTRIBUTE) instanceof TraceContext first) {
-            // the result of an async handler (a Mono, a future) is rendered here: same trace id and deadline
+        if ((isAsyncDispatch(request) || request.getDispatcherType() == DispatcherType.ERROR)
+                && request.getAttribute(CONTEXT_ATTRIBUTE) instanceof TraceContext first) {
+            // the result of an async handler (a Mono, a future), or the error page of a failure, is
+            // rendered here: same trace id and deadline
             try (TraceScope scope = TraceContextHolder.open(first)) {
                 chain.doFilter(request, response);
             }
@@ -98,6 +107,11 @@ public class TraceContextFilter extends OncePerRequestFilter implements Ordered 
                 return;
             }
             chain.doFilter(request, response);
+        } catch (IOException | ServletException | RuntimeException | Error failure) {
+            // the container logs this failure after the chain has returned: keep the trace id in the
+            // MDC for that line (TraceMdcCleanup removes it when the request ends)
+            MDC.put(TraceContextHolder.MDC_TRACE_ID, context.traceId());
+            throw failure;
         }
     }
 

@@ -2,9 +2,12 @@ package io.github.resiliencestarter.autoconfigure;
 
 import io.github.resiliencestarter.spring.aop.AnnotatedMethodResolver;
 import io.github.resiliencestarter.spring.aop.AnnotatedMethodValidator;
+import java.util.List;
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.AutoConfigurationPackages;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -26,13 +29,16 @@ public class ResilienceAutoConfiguration {
      * Resolves every annotated method at startup so invalid settings fail the start.
      *
      * @param resolvers the resolvers of the annotations in use
+     * @param beanFactory where the application's packages are recorded
      * @return the validator
      */
     @Bean
     @ConditionalOnMissingBean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     public AnnotatedMethodValidator resilienceAnnotatedMethodValidator(
-            ObjectProvider<AnnotatedMethodResolver> resolvers) {
-        return new AnnotatedMethodValidator(resolvers);
+            ObjectProvider<AnnotatedMethodResolver> resolvers, BeanFactory beanFactory) {
+        // the packages of @SpringBootApplication: where annotated classes that are not beans are looked for
+        return new AnnotatedMethodValidator(resolvers, () -> AutoConfigurationPackages.has(beanFactory)
+                ? AutoConfigurationPackages.get(beanFactory) : List.of());
     }
 }

@@ -5,6 +5,7 @@ import io.github.resiliencestarter.retry.RetryBudget;
 import io.github.resiliencestarter.retry.RetryConfig;
 import io.github.resiliencestarter.retry.RetryConfigRegistry;
 import io.github.resiliencestarter.retry.support.RatioRetryBudget;
+import io.github.resiliencestarter.spring.aop.AnnotatedMethodValidator;
 import io.github.resiliencestarter.spring.aop.IdempotentOperation;
 import io.github.resiliencestarter.spring.aop.IdempotentOperationSource;
 import io.github.resiliencestarter.spring.aop.RetryOperation;
@@ -12,6 +13,7 @@ import io.github.resiliencestarter.spring.aop.RetryOperationSource;
 import io.github.resiliencestarter.spring.aop.TimeoutOperation;
 import io.github.resiliencestarter.spring.aop.TimeoutOperationSource;
 import io.github.resiliencestarter.timeout.TimeoutConfig;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +24,8 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
 /**
  * {@code /actuator/resilience}: every annotated method with its effective settings (after the
- * annotation, named instance and defaults were merged), the idempotency store, the retry budgets'
+ * annotation, named instance and defaults were merged), the annotations that cannot take effect
+ * and why, the idempotency store, the retry budgets'
  * state and the advisor's warnings. Read-only; exposed by the usual Actuator rules. Never shows
  * keys, payloads or trace ids.
  */
@@ -41,6 +44,8 @@ public class ResilienceEndpoint {
 
     private final ObjectProvider<ResilienceSettingsInspector> advisor;
 
+    private final ObjectProvider<AnnotatedMethodValidator> validator;
+
     /**
      * Creates the endpoint; every part is optional.
      *
@@ -50,17 +55,19 @@ public class ResilienceEndpoint {
      * @param store the idempotency store
      * @param retryRegistry the retry budgets
      * @param advisor the warnings
+     * @param validator the annotations that cannot take effect
      */
     public ResilienceEndpoint(ObjectProvider<TimeoutOperationSource> timeouts,
             ObjectProvider<RetryOperationSource> retries, ObjectProvider<IdempotentOperationSource> idempotents,
             ObjectProvider<IdempotencyStore> store, ObjectProvider<RetryConfigRegistry> retryRegistry,
-            ObjectProvider<ResilienceSettingsInspector> advisor) {
+            ObjectProvider<ResilienceSettingsInspector> advisor, ObjectProvider<AnnotatedMethodValidator> validator) {
         this.timeouts = timeouts;
         this.retries = retries;
         this.idempotents = idempotents;
         this.store = store;
         this.retryRegistry = retryRegistry;
         this.advisor = advisor;
+        this.validator = validator;
     }
 
     /**
@@ -80,6 +87,11 @@ public class ResilienceEndpoint {
                         k -> new LinkedHashMap<>()).put("idempotent", describe(op))));
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("methods", methods);
+        // annotations no call will go through: private, static or final methods, classes that are not beans
+        List<Map<String, String>> inactive = new ArrayList<>();
+        validator.ifAvailable(found -> found.inactive().forEach(annotation -> inactive.add(Map.of(
+                "method", annotation.method(), "annotation", annotation.annotation(), "reason", annotation.reason()))));
+        report.put("inactive", inactive);
         IdempotencyStore current = store.getIfAvailable();
         report.put("idempotencyStore", current == null ? null : current.getClass().getSimpleName());
         Map<String, Object> budgets = new TreeMap<>();

@@ -1,16 +1,28 @@
 package io.github.resiliencestarter.spring.aop;
 
+import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.BeanCreationException;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.annotation.AnnotatedBeanDefinition;
+import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.context.annotation.ClassPathScanningCandidateComponentProvider;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.annotation.AnnotationUtils;
+import org.springframework.core.io.DefaultResourceLoader;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 
@@ -18,22 +30,54 @@ import org.springframework.util.ReflectionUtils;
  * Resolves the settings of every annotated method of every bean once the singletons exist, so
  * that invalid settings fail the application start with a message naming the method, and the
  * first request finds everything already cached.
+ *
+ * <p>It also finds annotations that cannot take effect, warns about each and keeps them for the
+ * actuator endpoint: on private, static or final methods of beans (a proxy never sees those
+ * calls), and, within the application's packages, on classes that are not beans at all.
  */
 public class AnnotatedMethodValidator implements SmartInitializingSingleton, BeanFactoryAware {
 
+    private static final Logger log = LoggerFactory.getLogger(AnnotatedMethodValidator.class);
+
     private final ObjectProvider<AnnotatedMethodResolver> resolverProvider;
+
+    private final Supplier<List<String>> applicationPackages;
+
+    private final List<InactiveAnnotation> inactive = new CopyOnWriteArrayList<>();
 
     private List<AnnotatedMethodResolver> resolvers = List.of();
 
     private ConfigurableListableBeanFactory beanFactory;
 
     /**
-     * Creates the validator.
+     * Creates a validator that checks beans only.
      *
      * @param resolvers the resolvers of every annotation in use, looked up once singletons exist
      */
     public AnnotatedMethodValidator(ObjectProvider<AnnotatedMethodResolver> resolvers) {
+        this(resolvers, List::of);
+    }
+
+    /**
+     * Creates the validator.
+     *
+     * @param resolvers the resolvers of every annotation in use, looked up once singletons exist
+     * @param applicationPackages the packages searched for annotated classes that are not beans
+     *     (Spring Boot's auto-configuration packages); empty to skip that search
+     */
+    public AnnotatedMethodValidator(ObjectProvider<AnnotatedMethodResolver> resolvers,
+            Supplier<List<String>> applicationPackages) {
         this.resolverProvider = resolvers;
+        this.applicationPackages = applicationPackages;
+    }
+
+    /**
+     * The annotations found at startup that cannot take effect.
+     *
+     * @return each with the method and the reason
+     */
+    public List<InactiveAnnotation> inactive() {
+        return List.copyOf(inactive);
     }
 
     @Override
@@ -44,20 +88,27 @@ public class AnnotatedMethodValidator implements SmartInitializingSingleton, Bea
     @Override
     public void afterSingletonsInstantiated() {
         resolvers = resolverProvider.orderedStream().toList();
-        beanFactory.getBeanNamesIterator().forEachRemaining(this::validateBean);
+        Set<Class<?>> beanClasses = new HashSet<>();
+        beanFactory.getBeanNamesIterator().forEachRemaining(beanName -> {
+            Class<?> beanClass = beanClass(beanName);
+            if (beanClass != null) {
+                beanClasses.add(beanClass);
+                validateBean(beanName, beanClass);
+            }
+        });
+        findUnmanaged(beanClasses);
     }
 
-    private void validateBean(String beanName) {
-        Class<?> type;
+    private @Nullable Class<?> beanClass(String beanName) {
         try {
-            type = beanFactory.getType(beanName, false);
+            Class<?> type = beanFactory.getType(beanName, false);
+            return type == null ? null : ClassUtils.getUserClass(type);
         } catch (RuntimeException ex) {
-            return;
+            return null;
         }
-        if (type == null) {
-            return;
-        }
-        Class<?> targetClass = ClassUtils.getUserClass(type);
+    }
+
+    private void validateBean(String beanName, Class<?> targetClass) {
         for (AnnotatedMethodResolver resolver : resolvers) {
             if (!AnnotationUtils.isCandidateClass(targetClass, resolver.annotationType())) {
                 continue;
@@ -70,12 +121,90 @@ public class AnnotatedMethodValidator implements SmartInitializingSingleton, Bea
         }
     }
 
-    private static void validate(AnnotatedMethodResolver resolver, Method method, Class<?> targetClass,
+    private void validate(AnnotatedMethodResolver resolver, Method method, Class<?> targetClass,
             String beanName) {
+        String unreachable = unreachable(method);
+        if (unreachable != null) {
+            report(new InactiveAnnotation(AnnotatedMethods.describe(method, targetClass),
+                    "@" + resolver.annotationType().getSimpleName(), unreachable));
+            return;
+        }
         try {
             resolver.resolve(method, targetClass);
         } catch (RuntimeException ex) {
             throw new BeanCreationException(beanName, ex.getMessage(), ex);
         }
+    }
+
+    /** Why a proxy never sees calls to this method, or {@code null} when it does. */
+    private static @Nullable String unreachable(Method method) {
+        int modifiers = method.getModifiers();
+        if (Modifier.isPrivate(modifiers)) {
+            return "the method is private, and a proxy only sees calls it can override";
+        }
+        if (Modifier.isStatic(modifiers)) {
+            return "the method is static, and a proxy only sees calls on the bean";
+        }
+        if (Modifier.isFinal(modifiers)) {
+            return "the method is final, so the proxy cannot override it";
+        }
+        return null;
+    }
+
+    private void report(InactiveAnnotation annotation) {
+        inactive.add(annotation);
+        log.warn("{} on {} has no effect: {}. Calls from inside the same class (this.method()) are not governed "
+                + "either (docs/semantics.md).", annotation.annotation(), annotation.method(), annotation.reason());
+    }
+
+    /** Annotated concrete classes of the application's packages that no bean is an instance of. */
+    private void findUnmanaged(Set<Class<?>> beanClasses) {
+        List<String> packages = applicationPackages.get();
+        if (packages.isEmpty() || resolvers.isEmpty()) {
+            return;
+        }
+        ClassPathScanningCandidateComponentProvider scanner = new ClassPathScanningCandidateComponentProvider(false) {
+            @Override
+            protected boolean isCandidateComponent(AnnotatedBeanDefinition definition) {
+                return definition.getMetadata().isConcrete() && definition.getMetadata().isIndependent();
+            }
+        };
+        ClassLoader loader = beanFactory.getBeanClassLoader();
+        scanner.setResourceLoader(new DefaultResourceLoader(loader));
+        for (AnnotatedMethodResolver resolver : resolvers) {
+            String name = resolver.annotationType().getName();
+            scanner.addIncludeFilter((reader, factory) -> reader.getAnnotationMetadata().hasAnnotatedMethods(name)
+                    || reader.getAnnotationMetadata().hasAnnotation(name));
+        }
+        Set<String> seen = new HashSet<>();
+        for (String basePackage : packages) {
+            for (BeanDefinition candidate : scanner.findCandidateComponents(basePackage)) {
+                String className = candidate.getBeanClassName();
+                if (className == null || !seen.add(className)) {
+                    continue;
+                }
+                Class<?> type;
+                try {
+                    type = ClassUtils.forName(className, loader);
+                } catch (ClassNotFoundException | LinkageError ex) {
+                    continue;
+                }
+                if (beanClasses.stream().noneMatch(type::isAssignableFrom)) {
+                    for (AnnotatedMethodResolver resolver : resolvers) {
+                        reportUnmanaged(type, resolver.annotationType());
+                    }
+                }
+            }
+        }
+    }
+
+    private void reportUnmanaged(Class<?> type, Class<? extends Annotation> annotationType) {
+        boolean onClass = AnnotatedElementUtils.hasAnnotation(type, annotationType);
+        ReflectionUtils.doWithMethods(type, method -> report(new InactiveAnnotation(
+                AnnotatedMethods.describe(method, type), "@" + annotationType.getSimpleName(),
+                type.getSimpleName() + " is not a Spring bean, so calls on its instances are not intercepted")),
+                method -> method.getDeclaringClass() != Object.class && !method.isBridge()
+                        && (AnnotatedElementUtils.hasAnnotation(method, annotationType)
+                                || (onClass && Modifier.isPublic(method.getModifiers()))));
     }
 }

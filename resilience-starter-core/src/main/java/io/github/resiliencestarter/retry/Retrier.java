@@ -157,7 +157,7 @@ public final class Retrier {
                     observer.onComplete(operation, outcome(attempt, stop), attempt, time.nanoTime() - callStarted);
                     return result;
                 }
-                throw finish(failure, earlier, attempt, stop, callStarted);
+                throw finish(failure, earlier, attempt, stop, decision.reason(), callStarted);
             }
             if (failure != null) {
                 if (earlier == null) {
@@ -174,7 +174,7 @@ public final class Retrier {
                     throw ex;
                 }
                 earlier.remove(earlier.size() - 1);
-                throw finish(failure, earlier, attempt, Stop.INTERRUPTED, callStarted);
+                throw finish(failure, earlier, attempt, Stop.INTERRUPTED, Stop.INTERRUPTED.reason, callStarted);
             }
             previousDelay = delay;
         }
@@ -273,7 +273,8 @@ public final class Retrier {
                             time.nanoTime() - callStarted);
                     result.complete(value);
                 } else {
-                    result.completeExceptionally(finish(failure, earlier, attempt, decision.stop(), callStarted));
+                    result.completeExceptionally(finish(failure, earlier, attempt, decision.stop(), decision.reason(),
+                            callStarted));
                 }
                 return;
             }
@@ -301,7 +302,7 @@ public final class Retrier {
             return Decision.ACCEPT;
         }
         if (failure != null && !isRetryable(failure)) {
-            return Decision.stop(Stop.NOT_RETRYABLE);
+            return new Decision(Stop.NOT_RETRYABLE, 0, whyNotRetryable(failure));
         }
         if (attempt >= config.maxAttempts()) {
             return Decision.stop(Stop.EXHAUSTED);
@@ -314,22 +315,38 @@ public final class Retrier {
         if (!config.budget().tryAcquireRetry()) {
             return Decision.stop(Stop.BUDGET_DENIED);
         }
-        return new Decision(null, delay);
+        return new Decision(null, delay, null);
     }
 
-    /** Accept ({@link #ACCEPT}), stop (a reason) or retry after {@code delay} nanoseconds. */
-    private record Decision(@Nullable Stop stop, long delay) {
+    /**
+     * Accept ({@link #ACCEPT}), stop (a reason, and for an unretryable failure the rule that
+     * decided) or retry after {@code delay} nanoseconds.
+     */
+    private record Decision(@Nullable Stop stop, long delay, @Nullable String why) {
 
-        static final Decision ACCEPT = new Decision(null, -1);
+        static final Decision ACCEPT = new Decision(null, -1, null);
 
         static Decision stop(Stop stop) {
-            return new Decision(stop, 0);
+            return new Decision(stop, 0, null);
+        }
+
+        String reason() {
+            return why == null ? stop.reason : stop.reason + ": " + why;
         }
     }
 
     private boolean isRetryable(Throwable failure) {
         return config.classifier().isRetryable(failure)
                 && (!config.onlyUnsentFailures() || RetryClassifier.isRequestNotSent(failure));
+    }
+
+    private String whyNotRetryable(Throwable failure) {
+        if (config.classifier().isRetryable(failure)) {
+            // transient, but this operation may only repeat what never reached the other side
+            return failure.getClass().getSimpleName() + " may have reached the other side, and the operation is "
+                    + "not declared idempotent (rule R-1)";
+        }
+        return config.classifier().explain(failure);
     }
 
     private long delayBefore(int failedAttempts, @Nullable Throwable failure, long previousDelay, RandomGenerator rnd) {
@@ -360,7 +377,7 @@ public final class Retrier {
     }
 
     private Throwable finish(Throwable error, @Nullable List<Throwable> earlier, int attempts, Stop stop,
-            long callStarted) {
+            String reason, long callStarted) {
         if (earlier != null) {
             int attached = 0;
             for (Throwable previous : earlier) {
@@ -371,10 +388,10 @@ public final class Retrier {
             }
         }
         RetryOutcome outcome = outcome(attempts, stop);
-        error.addSuppressed(new RetrySummary(operation, attempts, outcome, stop.reason));
+        error.addSuppressed(new RetrySummary(operation, attempts, outcome, reason));
         if (stop != Stop.NOT_RETRYABLE || attempts > 1) {
             // R-S1: one line per failed call, with the trace id from the MDC; the error is rethrown
-            log.warn("{} failed after {} attempt(s), {}: {}", operation, attempts, stop.reason, error.toString());
+            log.warn("{} failed after {} attempt(s), {}: {}", operation, attempts, reason, error.toString());
         }
         observer.onComplete(operation, outcome, attempts, time.nanoTime() - callStarted);
         return error;
@@ -394,10 +411,10 @@ public final class Retrier {
 
     /** Why the loop stopped. */
     private enum Stop {
-        NOT_RETRYABLE("not retryable"),
-        EXHAUSTED("attempts exhausted"),
-        NO_TIME("no time left in the deadline for another attempt"),
-        BUDGET_DENIED("retry budget exhausted"),
+        NOT_RETRYABLE("not retried"),
+        EXHAUSTED("attempts exhausted (rule R-3)"),
+        NO_TIME("no time left in the deadline for another attempt (rule C-1)"),
+        BUDGET_DENIED("retry budget exhausted (rule R-6)"),
         INTERRUPTED("interrupted while waiting to retry");
 
         private final String reason;

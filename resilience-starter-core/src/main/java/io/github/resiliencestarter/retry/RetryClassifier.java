@@ -25,6 +25,20 @@ public final class RetryClassifier {
 
     private static final RetryClassifier DEFAULTS = builder().build();
 
+    /** For an operation declared idempotent: any I/O failure no other rule decided is transient. */
+    private static final RetryRule DECLARED_IDEMPOTENT_IO = new RetryRule() {
+
+        @Override
+        public Verdict classify(Throwable current) {
+            return current instanceof IOException ? Verdict.RETRY : Verdict.ABSTAIN;
+        }
+
+        @Override
+        public String explain(Throwable current, Verdict verdict) {
+            return current.getClass().getSimpleName() + " is an I/O failure of an operation declared idempotent";
+        }
+    };
+
     private final List<Class<? extends Throwable>> retryFor;
 
     private final List<Class<? extends Throwable>> noRetryFor;
@@ -46,8 +60,7 @@ public final class RetryClassifier {
         allRules.add(DefaultRetryRules.INSTANCE);
         if (ioFailuresTransient) {
             // asked last: only an I/O failure no other rule decided
-            allRules.add(current -> current instanceof IOException ? RetryRule.Verdict.RETRY
-                    : RetryRule.Verdict.ABSTAIN);
+            allRules.add(DECLARED_IDEMPOTENT_IO);
         }
         this.rules = List.copyOf(allRules);
         List<RetryAfterSource> sources = new ArrayList<>(builder.retryAfterSources);
@@ -105,6 +118,37 @@ public final class RetryClassifier {
             return true;
         }
         return Causes.firstAnswer(error, this::verdict) == Verdict.RETRY;
+    }
+
+    /**
+     * Why {@code error} is not retried, naming the throwable and the rule that decided; only asked
+     * when a call stops, so the success path never builds it.
+     *
+     * @param error a failure {@link #isRetryable(Throwable)} refused
+     * @return a short clause, e.g. "IllegalArgumentException is a client error (rule R-P5)"
+     */
+    public String explain(Throwable error) {
+        Throwable never = Causes.firstAnswer(error,
+                current -> DefaultRetryRules.isNeverRetryable(current) ? current : null);
+        if (never != null) {
+            return DefaultRetryRules.neverRetryableReason(never);
+        }
+        Throwable excluded = noRetryFor.isEmpty() ? null : Causes.firstAnswer(error,
+                current -> noRetryFor.stream().anyMatch(type -> type.isInstance(current)) ? current : null);
+        if (excluded != null) {
+            return excluded.getClass().getSimpleName() + " is listed in no-retry-for";
+        }
+        String decided = Causes.firstAnswer(error, current -> {
+            for (RetryRule rule : rules) {
+                Verdict verdict = rule.classify(current);
+                if (verdict != Verdict.ABSTAIN) {
+                    return rule.explain(current, verdict);
+                }
+            }
+            return null;
+        });
+        return decided != null ? decided : error.getClass().getSimpleName()
+                + " is not known to be transient, and unknown failures are not retried (rule R-2)";
     }
 
     private @Nullable Verdict verdict(Throwable current) {

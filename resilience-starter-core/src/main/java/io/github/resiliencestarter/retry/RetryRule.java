@@ -17,6 +17,19 @@ public interface RetryRule {
      */
     Verdict classify(Throwable error);
 
+    /**
+     * Why this rule answered as it did, for the retry summary and the WARN line; asked only when a
+     * call stops, never on the success path.
+     *
+     * @param error the throwable this rule classified
+     * @param verdict the rule's answer for it, never {@link Verdict#ABSTAIN}
+     * @return a short clause naming the failure, ideally with the rule id of RULES.md it applies
+     */
+    default String explain(Throwable error, Verdict verdict) {
+        return error.getClass().getSimpleName() + (verdict == Verdict.RETRY ? " is transient" : " is permanent")
+                + " (" + getClass().getSimpleName() + ")";
+    }
+
     /** A rule's answer. */
     enum Verdict {
 

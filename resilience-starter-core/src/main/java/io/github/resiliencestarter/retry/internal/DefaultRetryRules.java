@@ -78,6 +78,41 @@ public final class DefaultRetryRules implements RetryRule, RetryAfterSource {
     }
 
     @Override
+    public String explain(Throwable error, Verdict verdict) {
+        String type = error.getClass().getSimpleName();
+        if (verdict == Verdict.RETRY) {
+            return type + " is a transient failure (rule R-2)";
+        }
+        if (isNeverRetryable(error)) {
+            return neverRetryableReason(error);
+        }
+        if (error instanceof TimeoutRejectedException) {
+            return type + ": the local executor is saturated, and retrying would add load (rule R-6)";
+        }
+        if (error instanceof IllegalArgumentException || error instanceof UnsupportedOperationException) {
+            return type + " is a client error (rule R-P5)";
+        }
+        return type + " is a permanent failure (rule R-2)";
+    }
+
+    /**
+     * Why a throwable {@link #isNeverRetryable(Throwable)} ends the retries.
+     *
+     * @param error the throwable
+     * @return a short clause with the rule id
+     */
+    public static String neverRetryableReason(Throwable error) {
+        String type = error.getClass().getSimpleName();
+        if (error instanceof DeadlineExceededException) {
+            return type + ": the caller's deadline is spent (rule C-1)";
+        }
+        if (OPEN_CIRCUIT.equals(error.getClass().getName())) {
+            return type + ": the circuit breaker is open (rule O-3)";
+        }
+        return type + " is declared non-retryable (rule R-2)";
+    }
+
+    @Override
     public @Nullable Duration retryAfter(Throwable error) {
         return error instanceof RetryableException retryable ? retryable.retryAfter() : null;
     }

@@ -71,6 +71,19 @@ public final class SpringRetryRules implements RetryRule, RetryAfterSource {
     }
 
     @Override
+    public String explain(Throwable error, Verdict verdict) {
+        String type = error.getClass().getSimpleName();
+        if (verdict == Verdict.RETRY) {
+            return type + " is a transient failure (rule R-2)";
+        }
+        if (error instanceof BindException || isSubclassOf(error, VALIDATION)) {
+            return type + " is invalid input, a client error (rule R-P5)";
+        }
+        String web = WEB ? WebRules.explain(error) : null;
+        return web != null ? web : type + " is a permanent failure (rule R-2)";
+    }
+
+    @Override
     public @Nullable Duration retryAfter(Throwable error) {
         return WEB ? WebRules.retryAfter(error, time) : null;
     }
@@ -109,6 +122,22 @@ public final class SpringRetryRules implements RetryRule, RetryAfterSource {
                 return forStatus(response.getStatusCode());
             }
             return Verdict.ABSTAIN;
+        }
+
+        static @Nullable String explain(Throwable error) {
+            String type = error.getClass().getSimpleName();
+            if (error instanceof RestClientResponseException response) {
+                HttpHeaders headers = response.getResponseHeaders();
+                if (headers != null && "true".equalsIgnoreCase(headers.getFirst(ResilienceHeaders.RETRY_EXHAUSTED))) {
+                    return type + ": the downstream already retried it (" + ResilienceHeaders.RETRY_EXHAUSTED
+                            + "), and retrying again would multiply the load (rule R-P2)";
+                }
+                return type + " (HTTP " + response.getStatusCode().value() + ") is a client error (rule R-P5)";
+            }
+            if (error instanceof ErrorResponse response) {
+                return type + " (HTTP " + response.getStatusCode().value() + ") is a client error (rule R-P5)";
+            }
+            return null;
         }
 
         static @Nullable Duration retryAfter(Throwable error, TimeSource time) {

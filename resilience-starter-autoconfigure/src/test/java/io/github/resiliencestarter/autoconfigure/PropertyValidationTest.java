@@ -2,9 +2,11 @@ package io.github.resiliencestarter.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.resiliencestarter.autoconfigure.http.OutboundProperties;
 import io.github.resiliencestarter.autoconfigure.idempotent.IdempotencyAutoConfiguration;
 import io.github.resiliencestarter.autoconfigure.retry.RetryAutoConfiguration;
 import io.github.resiliencestarter.autoconfigure.timeout.TimeoutAutoConfiguration;
+import io.github.resiliencestarter.autoconfigure.web.TraceProperties;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -14,6 +16,7 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.validation.BindValidationException;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
@@ -31,7 +34,14 @@ class PropertyValidationTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration.class, TimeoutAutoConfiguration.class,
-                    RetryAutoConfiguration.class, IdempotencyAutoConfiguration.class));
+                    RetryAutoConfiguration.class, IdempotencyAutoConfiguration.class))
+            .withUserConfiguration(TraceAndOutbound.class);
+
+    /** The trace and outbound groups, bound as their auto-configurations bind them. */
+    @Configuration(proxyBeanMethods = false)
+    @EnableConfigurationProperties({TraceProperties.class, OutboundProperties.class})
+    static class TraceAndOutbound {
+    }
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
@@ -48,6 +58,9 @@ class PropertyValidationTest {
             resilience.retry.budget.window=100ms                   | resilience.retry.budget.window               | PT0.1S | at least 1s
             resilience.idempotent.ttl=0s                          | resilience.idempotent.ttl                   | PT0S   | must be positive
             resilience.idempotent.lease=-1s                       | resilience.idempotent.lease                 | PT-1S  | must be positive
+            resilience.trace.max-inbound-budget=0s                 | resilience.trace.max-inbound-budget          | PT0S   | must be positive
+            resilience.trace.default-budget=-1s                    | resilience.trace.default-budget              | PT-1S  | must be positive
+            resilience.outbound.budget-margin=-5ms                 | resilience.outbound.budget-margin            | PT-0.005S | must not be negative
             resilience.idempotent.jdbc.table=orders;drop          | resilience.idempotent.jdbc.table            | orders;drop | letters, digits and underscores
             """)
     void aRefusedValueIsReportedAgainstItsProperty(String setting, String property, String converted, String reason) {

@@ -1,12 +1,15 @@
 package io.github.resiliencestarter.autoconfigure.http;
 
+import io.github.resiliencestarter.autoconfigure.PropertyChecks;
 import io.github.resiliencestarter.spring.http.TraceContextClientInterceptor;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.Errors;
+import org.springframework.validation.Validator;
 
 /** Outbound propagation settings ({@code resilience.outbound.*}). */
 @ConfigurationProperties("resilience.outbound")
-public class OutboundProperties {
+public class OutboundProperties implements Validator {
 
     /** Whether RestTemplate and RestClient builders get the propagation interceptor. */
     private boolean enabled = true;
@@ -28,5 +31,15 @@ public class OutboundProperties {
 
     public void setBudgetMargin(Duration budgetMargin) {
         this.budgetMargin = budgetMargin;
+    }
+
+    @Override
+    public boolean supports(Class<?> type) {
+        return OutboundProperties.class.isAssignableFrom(type);
+    }
+
+    @Override
+    public void validate(Object target, Errors errors) {
+        PropertyChecks.reportingTo(errors).check("", () -> new TraceContextClientInterceptor(budgetMargin, null));
     }
 }

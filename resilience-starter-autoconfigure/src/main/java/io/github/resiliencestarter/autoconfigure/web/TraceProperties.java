@@ -1,15 +1,19 @@
 package io.github.resiliencestarter.autoconfigure.web;
 
+import io.github.resiliencestarter.autoconfigure.PropertyChecks;
+import io.github.resiliencestarter.spring.web.InboundTraceContext;
 import io.github.resiliencestarter.spring.web.TraceContextFilter;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.Errors;
+import org.springframework.validation.Validator;
 
 /**
  * Inbound trace context settings ({@code resilience.trace.*}).
  */
 @ConfigurationProperties("resilience.trace")
-public class TraceProperties {
+public class TraceProperties implements Validator {
 
     /** Largest budget a caller may grant through budget headers; larger values are capped. */
     public static final Duration DEFAULT_MAX_INBOUND_BUDGET = Duration.ofMinutes(5);
@@ -56,5 +60,16 @@ public class TraceProperties {
 
     public void setFilterOrder(int filterOrder) {
         this.filterOrder = filterOrder;
+    }
+
+    @Override
+    public boolean supports(Class<?> type) {
+        return TraceProperties.class.isAssignableFrom(type);
+    }
+
+    @Override
+    public void validate(Object target, Errors errors) {
+        PropertyChecks.reportingTo(errors).check("", () -> new InboundTraceContext(maxInboundBudget, defaultBudget,
+                null));
     }
 }

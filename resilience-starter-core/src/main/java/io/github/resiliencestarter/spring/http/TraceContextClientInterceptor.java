@@ -3,6 +3,7 @@ package io.github.resiliencestarter.spring.http;
 import io.github.resiliencestarter.context.Deadline;
 import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
+import io.github.resiliencestarter.core.InvalidSettingException;
 import io.github.resiliencestarter.timeout.ConnectTimeoutException;
 import io.github.resiliencestarter.timeout.DeadlineExceededException;
 import io.github.resiliencestarter.timeout.ReadTimeoutException;
@@ -51,6 +52,9 @@ public class TraceContextClientInterceptor implements ClientHttpRequestIntercept
      *     send headers
      */
     public TraceContextClientInterceptor(Duration budgetMargin, @Nullable TimeoutRuntime runtime) {
+        if (budgetMargin.isNegative()) {
+            throw new InvalidSettingException("budgetMargin", "must not be negative", budgetMargin);
+        }
         this.marginMillis = budgetMargin.toMillis();
         this.runtime = runtime;
     }

@@ -5,6 +5,7 @@ import io.github.resiliencestarter.context.InboundBudget;
 import io.github.resiliencestarter.context.ResilienceHeaders;
 import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceIds;
+import io.github.resiliencestarter.core.InvalidSettingException;
 import java.time.Duration;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -40,6 +41,13 @@ public final class InboundTraceContext {
      */
     public InboundTraceContext(@Nullable Duration maxInboundBudget, @Nullable Duration defaultBudget,
             @Nullable Supplier<@Nullable String> currentSpanTraceId) {
+        if (maxInboundBudget != null && (maxInboundBudget.isNegative() || maxInboundBudget.isZero())) {
+            // a non-positive cap would answer every request with a spent budget
+            throw new InvalidSettingException("maxInboundBudget", "must be positive", maxInboundBudget);
+        }
+        if (defaultBudget != null && (defaultBudget.isNegative() || defaultBudget.isZero())) {
+            throw new InvalidSettingException("defaultBudget", "must be positive", defaultBudget);
+        }
         this.maxInboundBudget = maxInboundBudget;
         this.defaultBudget = defaultBudget;
         this.currentSpanTraceId = currentSpanTraceId;

@@ -109,14 +109,17 @@ public class IdempotencyAutoConfiguration {
      * @param codec the codec
      * @param observer hears outcomes, when one is defined
      * @param decorator wraps the store for the executor (metrics), when one is defined
+     * @param properties the near cache settings
      * @return the executor
      */
     @Bean
     @ConditionalOnMissingBean
     public IdempotentExecutor idempotentExecutor(IdempotencyStore store, ResponseCodec codec,
-            ObjectProvider<IdempotencyObserver> observer, ObjectProvider<IdempotencyStoreDecorator> decorator) {
+            ObjectProvider<IdempotencyObserver> observer, ObjectProvider<IdempotencyStoreDecorator> decorator,
+            IdempotencyProperties properties) {
         IdempotencyStoreDecorator wrap = decorator.getIfAvailable(() -> plain -> plain);
-        return IdempotentExecutor.builder(wrap.decorate(store), codec)
+        // the near cache goes outermost: the store's own metrics then count only real round trips
+        return IdempotentExecutor.builder(properties.getNearCache().wrap(wrap.decorate(store)), codec)
                 .observer(IdempotencyObserver.composite(observer.orderedStream().toList())).build();
     }
 

@@ -1,9 +1,13 @@
 package io.github.resiliencestarter.autoconfigure.idempotent;
 
 import io.github.resiliencestarter.autoconfigure.PropertyChecks;
+import io.github.resiliencestarter.context.TimeSource;
 import io.github.resiliencestarter.idempotent.IdempotencyConfig;
+import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.idempotent.InProgressStrategy;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyStore;
+import io.github.resiliencestarter.idempotent.support.InMemoryIdempotencyStore;
+import io.github.resiliencestarter.idempotent.support.NearCacheIdempotencyStore;
 import io.github.resiliencestarter.spring.idempotent.RequestHeaders;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.ClassUtils;
 import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
 
@@ -78,6 +83,8 @@ public class IdempotencyProperties implements Validator {
     private Map<String, List<String>> replayHeadersByName = new LinkedHashMap<>();
 
     private final Jdbc jdbc = new Jdbc();
+
+    private final NearCache nearCache = new NearCache();
 
     public List<String> getReplayHeaders() {
         return replayHeaders;
@@ -187,6 +194,10 @@ public class IdempotencyProperties implements Validator {
         return jdbc;
     }
 
+    public NearCache getNearCache() {
+        return nearCache;
+    }
+
     /**
      * The engine settings these properties describe.
      *
@@ -208,6 +219,14 @@ public class IdempotencyProperties implements Validator {
         PropertyChecks checks = PropertyChecks.reportingTo(errors);
         checks.check("", this::toConfig);
         checks.check("jdbc.", () -> JdbcIdempotencyStore.checkTableName(jdbc.getTable()));
+        if (nearCache.isEnabled()) {
+            if (!ClassUtils.isPresent(NearCache.CAFFEINE, null)) {
+                errors.rejectValue("near-cache.enabled", "missing", "needs Caffeine on the classpath: add "
+                        + "com.github.ben-manes.caffeine:caffeine (its version is managed by Spring Boot)");
+            } else {
+                checks.check("near-cache.", () -> nearCache.wrap(new InMemoryIdempotencyStore()));
+            }
+        }
     }
 
     /** The JDBC store. */
@@ -294,5 +313,58 @@ public class IdempotencyProperties implements Validator {
 
         /** Never: migrations or a DBA create it. */
         NEVER
+    }
+
+    /**
+     * An in-process cache of COMPLETED records in front of the store
+     * ({@code resilience.idempotent.near-cache.*}): replays of a completed key are answered without
+     * a store round trip. Off by default; needs Caffeine on the classpath.
+     */
+    public static class NearCache {
+
+        static final String CAFFEINE = "com.github.benmanes.caffeine.cache.Caffeine";
+
+        /** Whether completed records are cached in process. */
+        private boolean enabled;
+
+        /** Most records kept; the least recently used go first. */
+        private long maximumSize = NearCacheIdempotencyStore.DEFAULT_MAXIMUM_SIZE;
+
+        /** Longest time a record stays cached (never beyond its own expiry). */
+        private Duration ttl = NearCacheIdempotencyStore.DEFAULT_TTL;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public long getMaximumSize() {
+            return maximumSize;
+        }
+
+        public void setMaximumSize(long maximumSize) {
+            this.maximumSize = maximumSize;
+        }
+
+        public Duration getTtl() {
+            return ttl;
+        }
+
+        public void setTtl(Duration ttl) {
+            this.ttl = ttl;
+        }
+
+        /**
+         * The store the executor uses: {@code store} itself, or the near cache in front of it.
+         *
+         * @param store the store (already decorated, e.g. metered)
+         * @return the store to run idempotent calls on
+         */
+        public IdempotencyStore wrap(IdempotencyStore store) {
+            return enabled ? new NearCacheIdempotencyStore(store, maximumSize, ttl, TimeSource.SYSTEM) : store;
+        }
     }
 }

@@ -6,6 +6,8 @@ import io.github.resiliencestarter.autoconfigure.retry.RetryAutoConfiguration;
 import io.github.resiliencestarter.autoconfigure.timeout.TimeoutAutoConfiguration;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.idempotent.IdempotencyStoreDecorator;
+import io.github.resiliencestarter.idempotent.IdempotentExecutor;
+import io.github.resiliencestarter.idempotent.support.NearCacheIdempotencyStore;
 import io.github.resiliencestarter.micrometer.MeteredIdempotencyStore;
 import io.github.resiliencestarter.micrometer.ObservationEvents;
 import io.github.resiliencestarter.micrometer.ResilienceMetrics;
@@ -17,6 +19,8 @@ import io.github.resiliencestarter.spring.aop.IdempotentOperationSource;
 import io.github.resiliencestarter.spring.aop.RetryOperationSource;
 import io.github.resiliencestarter.spring.aop.TimeoutOperationSource;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
 import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -49,6 +53,9 @@ import org.springframework.context.annotation.Configuration;
 @EnableConfigurationProperties(ObservabilityProperties.class)
 public class ObservabilityAutoConfiguration {
 
+    /** Cache name of the near cache's metrics ({@code cache.gets{cache=...,result=hit|miss}} and others). */
+    public static final String NEAR_CACHE_METRICS = "resilience.idempotent.near-cache";
+
     /** Micrometer meters. */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(MeterRegistry.class)
@@ -78,6 +85,23 @@ public class ObservabilityAutoConfiguration {
         @ConditionalOnMissingBean
         IdempotencyStoreDecorator meteredIdempotencyStore(MeterRegistry registry) {
             return store -> new MeteredIdempotencyStore(store, registry);
+        }
+
+        /**
+         * Hits, misses, size and evictions of the near cache, when it is on.
+         *
+         * @param executor the executor whose store may be the near cache
+         * @return the binder
+         */
+        @Bean
+        @ConditionalOnClass(name = "com.github.benmanes.caffeine.cache.Caffeine")
+        @ConditionalOnBooleanProperty("resilience.idempotent.near-cache.enabled")
+        MeterBinder idempotencyNearCacheMetrics(ObjectProvider<IdempotentExecutor> executor) {
+            return registry -> executor.ifAvailable(found -> {
+                if (found.store() instanceof NearCacheIdempotencyStore nearCache) {
+                    CaffeineCacheMetrics.monitor(registry, nearCache.cache(), NEAR_CACHE_METRICS);
+                }
+            });
         }
     }
 

@@ -1,0 +1,132 @@
+package io.github.resiliencestarter.idempotent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.resiliencestarter.context.TimeSource;
+import io.github.resiliencestarter.context.TraceIds;
+import io.github.resiliencestarter.idempotent.support.InMemoryIdempotencyStore;
+import io.github.resiliencestarter.idempotent.support.NearCacheIdempotencyStore;
+import io.github.resiliencestarter.testsupport.StoreFixtures;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+
+/** What the near cache keeps, for how long, and that a replay of a completed key skips the store. */
+class NearCacheIdempotencyStoreTest {
+
+    private final String run = TraceIds.generate().substring(0, 8);
+
+    /** Counts the round trips that reach the store behind the cache. */
+    private static final class CountingStore implements IdempotencyStore {
+
+        private final IdempotencyStore delegate;
+
+        final AtomicInteger claims = new AtomicInteger();
+
+        final AtomicInteger finds = new AtomicInteger();
+
+        CountingStore(IdempotencyStore delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public ClaimResult claim(Claim claim) {
+            claims.incrementAndGet();
+            return delegate.claim(claim);
+        }
+
+        @Override
+        public boolean complete(Completion completion) {
+            return delegate.complete(completion);
+        }
+
+        @Override
+        public boolean release(String key, String ownerToken) {
+            return delegate.release(key, ownerToken);
+        }
+
+        @Override
+        public boolean extendLease(String key, String ownerToken, long leaseMillis) {
+            return delegate.extendLease(key, ownerToken, leaseMillis);
+        }
+
+        @Override
+        public @Nullable IdempotencyRecord find(String key) {
+            finds.incrementAndGet();
+            return delegate.find(key);
+        }
+
+        @Override
+        public void ping() {
+            delegate.ping();
+        }
+    }
+
+    @Test
+    void replaysOfACompletedKeyAreServedWithoutCrossingTheNetwork() {
+        CountingStore redis = new CountingStore(StoreFixtures.redisStore());
+        NearCacheIdempotencyStore cached = new NearCacheIdempotencyStore(redis, 100, Duration.ofMinutes(1),
+                TimeSource.SYSTEM);
+        String key = "near-" + run;
+        assertThat(cached.claim(new Claim(key, "op", "fp", "owner", 5_000, 60_000)).owned()).isTrue();
+        cached.complete(new Completion(key, "owner", new StoredResponse("value", "\"done\""), 60_000));
+
+        for (int i = 0; i < 20; i++) {
+            ClaimResult replay = cached.claim(new Claim(key, "op", "fp", "other-" + i, 5_000, 60_000));
+            assertThat(replay.existing()).isNotNull();
+            assertThat(replay.existing().status()).isEqualTo(IdempotencyStatus.COMPLETED);
+            assertThat(replay.existing().response().payload()).isEqualTo("\"done\"");
+        }
+
+        assertThat(redis.claims.get()).isEqualTo(2);
+        assertThat(cached.stats().hitCount()).isEqualTo(19);
+        assertThat(cached.find(key).status()).isEqualTo(IdempotencyStatus.COMPLETED);
+        assertThat(redis.finds.get()).isZero();
+    }
+
+    @Test
+    void aRecordInProgressIsNeverCached() {
+        CountingStore redis = new CountingStore(StoreFixtures.redisStore());
+        NearCacheIdempotencyStore cached = new NearCacheIdempotencyStore(redis, 100, Duration.ofMinutes(1),
+                TimeSource.SYSTEM);
+        String key = "near-running-" + run;
+        cached.claim(new Claim(key, "op", "fp", "owner", 30_000, 60_000));
+
+        for (int i = 0; i < 5; i++) {
+            assertThat(cached.claim(new Claim(key, "op", "fp", "dup-" + i, 30_000, 60_000)).existing().status())
+                    .isEqualTo(IdempotencyStatus.IN_PROGRESS);
+        }
+        assertThat(redis.claims.get()).isEqualTo(6);
+        assertThat(cached.stats().hitCount()).isZero();
+
+        cached.release(key, "owner");
+        assertThat(cached.claim(new Claim(key, "op", "fp", "retry", 30_000, 60_000)).owned()).isTrue();
+    }
+
+    @Test
+    void aCachedRecordGoesAtItsOwnExpiryEvenBeforeTheCachesTimeToLive() {
+        AtomicLong now = new AtomicLong(1_000_000);
+        TimeSource clock = new TimeSource() {
+            @Override
+            public long nanoTime() {
+                return now.get() * 1_000_000;
+            }
+
+            @Override
+            public long epochMillis() {
+                return now.get();
+            }
+        };
+        CountingStore memory = new CountingStore(new InMemoryIdempotencyStore(clock));
+        NearCacheIdempotencyStore cached = new NearCacheIdempotencyStore(memory, 100, Duration.ofHours(1), clock);
+        cached.claim(new Claim("k", "op", "fp", "owner", 1_000, 10_000));
+        cached.complete(new Completion("k", "owner", new StoredResponse("value", "\"v1\""), 10_000));
+        assertThat(cached.claim(new Claim("k", "op", "fp", "dup", 1_000, 10_000)).existing()).isNotNull();
+
+        now.addAndGet(10_001);
+
+        assertThat(cached.claim(new Claim("k", "op", "fp", "after-expiry", 1_000, 10_000)).owned()).isTrue();
+    }
+}

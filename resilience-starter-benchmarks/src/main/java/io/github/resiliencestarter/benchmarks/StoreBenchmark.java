@@ -10,6 +10,7 @@ import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencySchema;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyStore;
 import io.github.resiliencestarter.idempotent.redis.RedisIdempotencyStore;
 import io.github.resiliencestarter.idempotent.support.Fastjson2ResponseCodec;
+import io.github.resiliencestarter.idempotent.support.NearCacheIdempotencyStore;
 import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -62,6 +63,9 @@ public class StoreBenchmark {
 
     private IdempotentExecutor executor;
 
+    /** The same store behind the near cache of completed records. */
+    private IdempotentExecutor nearCached;
+
     private final IdempotencyConfig config = IdempotencyConfig.custom().ttl(Duration.ofMillis(TTL_MILLIS)).build();
 
     @Setup
@@ -89,6 +93,9 @@ public class StoreBenchmark {
                     JdbcIdempotencyStore.DEFAULT_TABLE, TimeSource.SYSTEM);
         }
         executor = IdempotentExecutor.builder(idempotencyStore, new Fastjson2ResponseCodec()).build();
+        nearCached = IdempotentExecutor.builder(new NearCacheIdempotencyStore(idempotencyStore,
+                NearCacheIdempotencyStore.DEFAULT_MAXIMUM_SIZE, NearCacheIdempotencyStore.DEFAULT_TTL,
+                TimeSource.SYSTEM), new Fastjson2ResponseCodec()).build();
         // the replayed key and its raw twin
         try {
             executor.execute(call("replayed"), () -> "first result");
@@ -133,6 +140,11 @@ public class StoreBenchmark {
     @Benchmark
     public Object replayOurs() throws Throwable {
         return executor.execute(call("replayed"), () -> "never").value();
+    }
+
+    @Benchmark
+    public Object replayNearCached() throws Throwable {
+        return nearCached.execute(call("replayed"), () -> "never").value();
     }
 
     @Benchmark

@@ -14,6 +14,7 @@ import io.github.resiliencestarter.micrometer.ResilienceMetrics;
 import io.github.resiliencestarter.retry.RetryConfigRegistry;
 import io.github.resiliencestarter.spring.actuate.ResilienceEndpoint;
 import io.github.resiliencestarter.spring.actuate.ResilienceSettingsInspector;
+import io.github.resiliencestarter.spring.actuate.SettingsChanges;
 import io.github.resiliencestarter.spring.aop.AnnotatedMethodValidator;
 import io.github.resiliencestarter.spring.aop.IdempotentOperationSource;
 import io.github.resiliencestarter.spring.aop.RetryOperationSource;
@@ -165,8 +166,10 @@ public class ObservabilityAutoConfiguration {
         ResilienceEndpoint resilienceEndpoint(ObjectProvider<TimeoutOperationSource> timeouts,
                 ObjectProvider<RetryOperationSource> retries, ObjectProvider<IdempotentOperationSource> idempotents,
                 ObjectProvider<IdempotencyStore> store, ObjectProvider<RetryConfigRegistry> retryRegistry,
-                ObjectProvider<ResilienceSettingsInspector> advisor, ObjectProvider<AnnotatedMethodValidator> validator) {
-            return new ResilienceEndpoint(timeouts, retries, idempotents, store, retryRegistry, advisor, validator);
+                ObjectProvider<ResilienceSettingsInspector> advisor, ObjectProvider<AnnotatedMethodValidator> validator,
+                ObjectProvider<SettingsChanges> changes) {
+            return new ResilienceEndpoint(timeouts, retries, idempotents, store, retryRegistry, advisor, validator,
+                    changes);
         }
     }
 }

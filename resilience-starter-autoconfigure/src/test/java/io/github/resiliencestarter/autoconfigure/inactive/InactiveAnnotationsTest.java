@@ -11,6 +11,7 @@ import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.retry.RetryConfigRegistry;
 import io.github.resiliencestarter.spring.actuate.ResilienceEndpoint;
 import io.github.resiliencestarter.spring.actuate.ResilienceSettingsInspector;
+import io.github.resiliencestarter.spring.actuate.SettingsChanges;
 import io.github.resiliencestarter.spring.aop.AnnotatedMethodValidator;
 import io.github.resiliencestarter.spring.aop.IdempotentOperationSource;
 import io.github.resiliencestarter.spring.aop.InactiveAnnotation;
@@ -88,7 +89,8 @@ class InactiveAnnotationsTest {
                     context.getBeanProvider(IdempotencyStore.class),
                     context.getBeanProvider(RetryConfigRegistry.class),
                     context.getBeanProvider(ResilienceSettingsInspector.class),
-                    context.getBeanProvider(AnnotatedMethodValidator.class));
+                    context.getBeanProvider(AnnotatedMethodValidator.class),
+                    context.getBeanProvider(SettingsChanges.class));
             @SuppressWarnings("unchecked")
             List<Map<String, String>> listed = (List<Map<String, String>>) endpoint.report().get("inactive");
             assertThat(listed).hasSize(4).extracting(entry -> entry.get("method"))

@@ -46,6 +46,8 @@ public class ResilienceEndpoint {
 
     private final ObjectProvider<AnnotatedMethodValidator> validator;
 
+    private final ObjectProvider<SettingsChanges> changes;
+
     /**
      * Creates the endpoint; every part is optional.
      *
@@ -56,11 +58,13 @@ public class ResilienceEndpoint {
      * @param retryRegistry the retry budgets
      * @param advisor the warnings
      * @param validator the annotations that cannot take effect
+     * @param changes when the settings in force were applied (live tuning)
      */
     public ResilienceEndpoint(ObjectProvider<TimeoutOperationSource> timeouts,
             ObjectProvider<RetryOperationSource> retries, ObjectProvider<IdempotentOperationSource> idempotents,
             ObjectProvider<IdempotencyStore> store, ObjectProvider<RetryConfigRegistry> retryRegistry,
-            ObjectProvider<ResilienceSettingsInspector> advisor, ObjectProvider<AnnotatedMethodValidator> validator) {
+            ObjectProvider<ResilienceSettingsInspector> advisor, ObjectProvider<AnnotatedMethodValidator> validator,
+            ObjectProvider<SettingsChanges> changes) {
         this.timeouts = timeouts;
         this.retries = retries;
         this.idempotents = idempotents;
@@ -68,6 +72,7 @@ public class ResilienceEndpoint {
         this.retryRegistry = retryRegistry;
         this.advisor = advisor;
         this.validator = validator;
+        this.changes = changes;
     }
 
     /**
@@ -86,6 +91,14 @@ public class ResilienceEndpoint {
                 .computeIfAbsent(op.method().getDeclaringClass().getSimpleName() + "." + op.method().getName(),
                         k -> new LinkedHashMap<>()).put("idempotent", describe(op))));
         Map<String, Object> report = new LinkedHashMap<>();
+        SettingsChanges applied = changes.getIfAvailable();
+        if (applied != null) {
+            Map<String, Object> settings = new LinkedHashMap<>();
+            settings.put("generation", applied.generation());
+            settings.put("appliedAt", applied.appliedAt().toString());
+            settings.put("lastRejection", applied.lastRejection());
+            report.put("settings", settings);
+        }
         report.put("methods", methods);
         // annotations no call will go through: private, static or final methods, classes that are not beans
         List<Map<String, String>> inactive = new ArrayList<>();
@@ -95,8 +108,12 @@ public class ResilienceEndpoint {
         IdempotencyStore current = store.getIfAvailable();
         report.put("idempotencyStore", current == null ? null : current.getClass().getSimpleName());
         Map<String, Object> budgets = new TreeMap<>();
-        retryRegistry.ifAvailable(registry -> registry.budgets().forEach((name, budget) -> budgets.put(name,
-                describe(budget))));
+        RetryOperationSource retrySource = retries.getIfAvailable();
+        RetryConfigRegistry inForce = retrySource != null ? retrySource.settings().registry()
+                : retryRegistry.getIfAvailable();
+        if (inForce != null) {
+            inForce.budgets().forEach((name, budget) -> budgets.put(name, describe(budget)));
+        }
         report.put("retryBudgets", budgets);
         ResilienceSettingsInspector warnings = advisor.getIfAvailable();
         report.put("warnings", warnings == null ? List.of() : warnings.warnings());

@@ -17,7 +17,7 @@ public abstract class AnnotatedOperationSource<A extends Annotation, O> implemen
 
     private final Class<A> annotationType;
 
-    private final MethodOperationCache<O> cache = new MethodOperationCache<>(this::findAndBuild);
+    private volatile MethodOperationCache<O> cache = new MethodOperationCache<>(this::findAndBuild);
 
     /**
      * Creates the source.
@@ -71,5 +71,47 @@ public abstract class AnnotatedOperationSource<A extends Annotation, O> implemen
     private @Nullable O findAndBuild(Method method, @Nullable Class<?> targetClass) {
         A annotation = AnnotatedMethods.find(method, targetClass, annotationType);
         return annotation == null ? null : build(annotation, method, targetClass);
+    }
+
+    /**
+     * Prepares new settings: resolves again, with {@code builder}, every method resolved so far, and
+     * returns the step that publishes them. Nothing changes until that step runs, and it is never
+     * returned when a method refuses the new settings; a call in flight keeps the operation it
+     * started with, so no call sees a mix of old and new settings of one annotation.
+     *
+     * @param builder builds an operation from the new settings
+     * @param adopt makes the new settings this source's own (for methods resolved later)
+     * @return the step that publishes the new operations
+     * @throws RuntimeException when a method refuses the new settings
+     */
+    protected final Runnable prepare(OperationBuilder<A, O> builder, Runnable adopt) {
+        MethodOperationCache<O> next = cache.refilledWith((method, targetClass) -> {
+            A annotation = AnnotatedMethods.find(method, targetClass, annotationType);
+            return annotation == null ? null : builder.build(annotation, method, targetClass);
+        });
+        return () -> {
+            adopt.run();
+            cache = next;
+        };
+    }
+
+    /**
+     * Builds an operation from one set of settings.
+     *
+     * @param <A> the annotation
+     * @param <O> the operation
+     */
+    @FunctionalInterface
+    protected interface OperationBuilder<A, O> {
+
+        /**
+         * Builds the operation of an annotated method.
+         *
+         * @param annotation the annotation
+         * @param method the method
+         * @param targetClass the bean's class
+         * @return the operation
+         */
+        O build(A annotation, Method method, @Nullable Class<?> targetClass);
     }
 }

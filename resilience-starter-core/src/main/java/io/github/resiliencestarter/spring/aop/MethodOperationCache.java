@@ -55,6 +55,24 @@ public final class MethodOperationCache<O> {
     }
 
     /**
+     * A cache with the given resolver that has already resolved every annotated method this one
+     * has, so that publishing it costs the hot path nothing.
+     *
+     * @param resolver the new resolver
+     * @return the filled cache
+     * @throws RuntimeException when the new resolver refuses a method (nothing is published)
+     */
+    public MethodOperationCache<O> refilledWith(BiFunction<Method, @Nullable Class<?>, @Nullable O> resolver) {
+        MethodOperationCache<O> next = new MethodOperationCache<>(resolver);
+        cache.forEach((key, value) -> {
+            if (value != ABSENT) {
+                next.get(key.method(), key.targetClass());
+            }
+        });
+        return next;
+    }
+
+    /**
      * The operations resolved so far (annotated methods only), for the actuator endpoint.
      *
      * @return a snapshot

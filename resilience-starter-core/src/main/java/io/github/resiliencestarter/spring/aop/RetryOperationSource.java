@@ -31,13 +31,9 @@ public class RetryOperationSource extends AnnotatedOperationSource<Retry, RetryO
     /** Spring Framework 7's own retry annotation, named so the check also runs on Framework 6. */
     static final String SPRING_RETRYABLE = "org.springframework.resilience.annotation.Retryable";
 
-    private final RetryConfigRegistry registry;
+    private volatile Settings settings;
 
     private final RetrySafetyGate safetyGate;
-
-    private final int maxAttemptsCap;
-
-    private final double defaultJitterFactor;
 
     private final @Nullable TimeoutRuntime timeoutRuntime;
 
@@ -60,17 +56,54 @@ public class RetryOperationSource extends AnnotatedOperationSource<Retry, RetryO
             double defaultJitterFactor, @Nullable TimeoutRuntime timeoutRuntime, RetryObserver observer,
             StringValueResolver placeholders) {
         super(Retry.class);
-        this.registry = registry;
+        this.settings = new Settings(registry, maxAttemptsCap, defaultJitterFactor);
         this.safetyGate = safetyGate;
-        this.maxAttemptsCap = maxAttemptsCap;
-        this.defaultJitterFactor = defaultJitterFactor;
         this.timeoutRuntime = timeoutRuntime;
         this.observer = observer;
         this.placeholders = placeholders;
     }
 
+    /**
+     * The settings {@code @Retry} methods are resolved with, replaced as a whole by live tuning.
+     *
+     * @param registry default and named policies, and the budgets
+     * @param maxAttemptsCap the most attempts any method may configure
+     * @param defaultJitterFactor the spread of proportional jitter when the annotation sets none
+     */
+    public record Settings(RetryConfigRegistry registry, int maxAttemptsCap, double defaultJitterFactor) {
+    }
+
     @Override
     protected RetryOperation build(Retry annotation, Method method, @Nullable Class<?> targetClass) {
+        return build(annotation, method, targetClass, settings);
+    }
+
+    /**
+     * Prepares new settings for every {@code @Retry} method (live tuning).
+     *
+     * @param next the new settings
+     * @return the step that publishes them
+     * @throws RuntimeException when a method refuses them (an attempt count above a lowered cap)
+     */
+    public Runnable prepare(Settings next) {
+        return prepare((annotation, method, targetClass) -> build(annotation, method, targetClass, next),
+                () -> settings = next);
+    }
+
+    /**
+     * The settings in force.
+     *
+     * @return the registry, cap and default jitter factor
+     */
+    public Settings settings() {
+        return settings;
+    }
+
+    private RetryOperation build(Retry annotation, Method method, @Nullable Class<?> targetClass,
+            Settings settings) {
+        RetryConfigRegistry registry = settings.registry();
+        int maxAttemptsCap = settings.maxAttemptsCap();
+        double defaultJitterFactor = settings.defaultJitterFactor();
         String name = AnnotatedMethods.operationName(method, targetClass);
         String described = AnnotatedMethods.describe(method, targetClass);
         refuseSecondRetryLayer(method, targetClass, described);

@@ -17,7 +17,7 @@ import org.springframework.util.StringValueResolver;
  */
 public class TimeoutOperationSource extends AnnotatedOperationSource<Timeout, TimeoutOperation> {
 
-    private final TimeoutConfigRegistry registry;
+    private volatile TimeoutConfigRegistry registry;
 
     private final TimeoutRuntime runtime;
 
@@ -40,6 +40,32 @@ public class TimeoutOperationSource extends AnnotatedOperationSource<Timeout, Ti
 
     @Override
     protected TimeoutOperation build(Timeout annotation, Method method, @Nullable Class<?> targetClass) {
+        return build(annotation, method, targetClass, registry);
+    }
+
+    /**
+     * Prepares new default and named settings for every {@code @Timeout} method (live tuning).
+     *
+     * @param next the new settings
+     * @return the step that publishes them
+     * @throws RuntimeException when a method refuses them
+     */
+    public Runnable prepare(TimeoutConfigRegistry next) {
+        return prepare((annotation, method, targetClass) -> build(annotation, method, targetClass, next),
+                () -> registry = next);
+    }
+
+    /**
+     * The settings in force.
+     *
+     * @return default and named settings
+     */
+    public TimeoutConfigRegistry registry() {
+        return registry;
+    }
+
+    private TimeoutOperation build(Timeout annotation, Method method, @Nullable Class<?> targetClass,
+            TimeoutConfigRegistry registry) {
         String name = AnnotatedMethods.operationName(method, targetClass);
         TimeoutConfig.Builder config = TimeoutConfig.from(registry.config(annotation.name()));
         Duration timeout = AnnotationValues.duration(annotation.value(), placeholders, "@Timeout", name, false);

@@ -1,0 +1,70 @@
+package io.github.resiliencestarter.autoconfigure.tuning;
+
+import io.github.resiliencestarter.autoconfigure.ConditionalOnResilienceEnabled;
+import io.github.resiliencestarter.autoconfigure.retry.RetryAutoConfiguration;
+import io.github.resiliencestarter.autoconfigure.retry.RetryConfigCustomizer;
+import io.github.resiliencestarter.autoconfigure.timeout.TimeoutAutoConfiguration;
+import io.github.resiliencestarter.autoconfigure.timeout.TimeoutConfigCustomizer;
+import io.github.resiliencestarter.retry.RetryRule;
+import io.github.resiliencestarter.spring.aop.RetryOperationSource;
+import io.github.resiliencestarter.spring.aop.TimeoutOperationSource;
+import java.util.Collection;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.ApplicationEvent;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+
+/**
+ * Live tuning of timeouts and retries: the {@link ResilienceSettings} bean, and a listener that
+ * reloads it when Spring Cloud reports changed {@code resilience.*} keys.
+ */
+@AutoConfiguration(after = {TimeoutAutoConfiguration.class, RetryAutoConfiguration.class})
+@ConditionalOnResilienceEnabled
+public class LiveTuningAutoConfiguration {
+
+    /** Spring Cloud's event after {@code /actuator/refresh}, named so no Spring Cloud type is needed. */
+    static final String ENVIRONMENT_CHANGE_EVENT = "org.springframework.cloud.context.environment.EnvironmentChangeEvent";
+
+    /**
+     * The settings in force, reloadable.
+     *
+     * @param environment where the properties are bound from
+     * @param timeouts the {@code @Timeout} methods
+     * @param retries the {@code @Retry} methods
+     * @param timeoutCustomizers named timeout instances adjusted in code
+     * @param retryCustomizers named retry instances adjusted in code
+     * @param retryRules extra classification rules
+     * @return the settings
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public ResilienceSettings resilienceSettings(Environment environment,
+            ObjectProvider<TimeoutOperationSource> timeouts, ObjectProvider<RetryOperationSource> retries,
+            ObjectProvider<TimeoutConfigCustomizer> timeoutCustomizers,
+            ObjectProvider<RetryConfigCustomizer> retryCustomizers, ObjectProvider<RetryRule> retryRules) {
+        return new ResilienceSettings(environment, timeouts, retries, timeoutCustomizers, retryCustomizers,
+                retryRules);
+    }
+
+    /** Reloads on Spring Cloud's environment change events that touch {@code resilience.*}. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = ENVIRONMENT_CHANGE_EVENT)
+    static class SpringCloudRefresh {
+
+        @Bean
+        ApplicationListener<ApplicationEvent> resilienceSettingsRefresh(ObjectProvider<ResilienceSettings> settings) {
+            return event -> {
+                if (event.getClass().getName().equals(ENVIRONMENT_CHANGE_EVENT)
+                        && event.getSource() instanceof Collection<?> keys
+                        && keys.stream().anyMatch(key -> String.valueOf(key).startsWith("resilience."))) {
+                    settings.ifAvailable(ResilienceSettings::reload);
+                }
+            };
+        }
+    }
+}

@@ -21,15 +21,23 @@ class JdbcStoreContractTest extends IdempotencyStoreContractTest {
         return store;
     }
 
-    @Test
-    void IP4_everyRowCarriesAnExpiryTime() {
-        String key = key("expiry-column");
-        long before = System.currentTimeMillis();
-        store.claim(new Claim(key, "op", "fp", "owner", 5_000, 60_000));
-        store.complete(new Completion(key, "owner", new StoredResponse("value", "\"done\""), 120_000));
-        Long expiry = jdbc.queryForObject("SELECT expire_time FROM resilience_idempotency WHERE idempotency_key = ?",
+    private Long expireTime(String key) {
+        return jdbc.queryForObject("SELECT expire_time FROM resilience_idempotency WHERE idempotency_key = ?",
                 Long.class, key);
-        assertThat(expiry).isBetween(before + 60_000, System.currentTimeMillis() + 120_000);
+    }
+
+    @Test
+    void IP4_everyRowCarriesAnExpiryTimeAndTheCompletionSetsItFromItsOwnTtl() {
+        String key = key("expiry-column");
+        long beforeClaim = System.currentTimeMillis();
+        store.claim(new Claim(key, "op", "fp", "owner", 5_000, 60_000));
+        assertThat(expireTime(key)).isBetween(beforeClaim + 60_000, System.currentTimeMillis() + 60_000);
+
+        long beforeCompletion = System.currentTimeMillis();
+        assertThat(store.complete(new Completion(key, "owner", new StoredResponse("value", "\"done\""), 120_000)))
+                .isTrue();
+        // counted from the completion: a completion that left the claim's expiry would keep 60 s
+        assertThat(expireTime(key)).isBetween(beforeCompletion + 120_000, System.currentTimeMillis() + 120_000);
     }
 
     @Test

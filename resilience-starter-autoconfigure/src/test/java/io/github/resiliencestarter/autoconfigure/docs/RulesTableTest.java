@@ -15,7 +15,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * docs/rules.md names every rule id of the project's RULES.md, and every test it names exists.
+ * docs/rules.md names every rule id of the project's RULES.md, every test it names exists, and
+ * every rule id starts the name of at least one test.
  */
 class RulesTableTest {
 
@@ -23,8 +24,8 @@ class RulesTableTest {
 
     private static final Pattern TEST_NAME = Pattern.compile("`([A-Z][A-Za-z0-9]*)\\.([A-Za-z][A-Za-z0-9_]*)`");
 
-    @Test
-    void everyRuleIdOfTheRulesIsInTheTable() throws IOException {
+    /** The rule ids of the shared RULES.md beside the repository: T-1, T-P2, R-S1, ... */
+    private static Set<String> ruleIds() throws IOException {
         Path rules = REPOSITORY.resolve("../shared/RULES.md");
         assertThat(rules).as("the project's shared RULES.md beside the repository").exists();
         Set<String> ids = new TreeSet<>();
@@ -32,14 +33,12 @@ class RulesTableTest {
         while (matcher.find()) {
             ids.add(matcher.group(1));
         }
-        String table = Files.readString(REPOSITORY.resolve("docs/rules.md"));
         assertThat(ids).hasSizeGreaterThan(40);
-        assertThat(ids).allSatisfy(id -> assertThat(table).contains("| " + id + " |"));
+        return ids;
     }
 
-    @Test
-    void everyTestTheTableNamesExists() throws IOException {
-        String table = Files.readString(REPOSITORY.resolve("docs/rules.md"));
+    /** Every test source of every module, each prefixed with its file name and a line break. */
+    private static List<String> testSources() throws IOException {
         List<String> sources = new ArrayList<>();
         try (Stream<Path> files = Files.walk(REPOSITORY)) {
             files.filter(file -> file.toString().contains("/src/test/java/") && file.toString().endsWith(".java"))
@@ -51,6 +50,33 @@ class RulesTableTest {
                         }
                     });
         }
+        return sources;
+    }
+
+    @Test
+    void everyRuleIdOfTheRulesIsInTheTable() throws IOException {
+        String table = Files.readString(REPOSITORY.resolve("docs/rules.md"));
+        assertThat(ruleIds()).allSatisfy(id -> assertThat(table).contains("| " + id + " |"));
+    }
+
+    @Test
+    void everyRuleIdStartsTheNameOfATestMethod() throws IOException {
+        String allTests = String.join("\n", testSources());
+        List<String> unnamed = new ArrayList<>();
+        for (String id : ruleIds()) {
+            // T-P2 -> "void TP2_..."; the space before it keeps T2 from matching inside TP2
+            Pattern named = Pattern.compile("\\svoid\\s+" + Pattern.quote(id.replace("-", "")) + "_\\w*\\s*\\(");
+            if (!named.matcher(allTests).find()) {
+                unnamed.add(id);
+            }
+        }
+        assertThat(unnamed).as("rule ids that start no test method name").isEmpty();
+    }
+
+    @Test
+    void everyTestTheTableNamesExists() throws IOException {
+        String table = Files.readString(REPOSITORY.resolve("docs/rules.md"));
+        List<String> sources = testSources();
         Matcher matcher = TEST_NAME.matcher(table);
         List<String> missing = new ArrayList<>();
         int named = 0;

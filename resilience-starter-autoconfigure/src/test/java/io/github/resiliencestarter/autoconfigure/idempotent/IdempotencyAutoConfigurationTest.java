@@ -8,13 +8,17 @@ import io.github.resiliencestarter.autoconfigure.retry.RetryAutoConfiguration;
 import io.github.resiliencestarter.annotation.Retry;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.http.ResponseEntity;
+import io.github.resiliencestarter.idempotent.IdempotencyConfig;
+import io.github.resiliencestarter.idempotent.IdempotencyKeys;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.idempotent.IdempotentExecutor;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyPurger;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyStore;
 import io.github.resiliencestarter.idempotent.redis.RedisIdempotencyStore;
 import io.github.resiliencestarter.idempotent.support.InMemoryIdempotencyStore;
+import io.github.resiliencestarter.retry.RetryableException;
 import io.github.resiliencestarter.testsupport.StoreFixtures;
 import io.github.resiliencestarter.testsupport.BootLine;
 import org.junit.jupiter.api.Test;
@@ -87,10 +91,53 @@ class IdempotencyAutoConfigurationTest {
     }
 
     @Test
-    void I4_andIP3_andC2_anIdempotentMethodPassesTheRetrySafetyGate() {
-        withoutDataSource.withBean(IdempotentRetried.class).run(context -> assertThat(context).hasNotFailed());
+    void I4_theAnnotationAloneMakesABusinessMethodIdempotentWhenCalledThroughItsBean() {
+        withoutDataSource.withBean(Payments.class).run(context -> {
+            Payments payments = context.getBean(Payments.class);
+            String first = payments.pay("P-1", 10);
+            String duplicate = payments.pay("P-1", 10);
+            String another = payments.pay("P-2", 10);
+
+            assertThat(duplicate).isEqualTo(first);
+            assertThat(another).isNotEqualTo(first);
+            assertThat(payments.executions()).isEqualTo(2);
+        });
+    }
+
+    @Test
+    void IP3_oneAdvisorAndOneStoreProtectEveryAnnotatedMethodWithNoIdempotencyCodeInAny() {
+        withoutDataSource.withBean(Payments.class).withBean(Shipments.class).run(context -> {
+            Payments payments = context.getBean(Payments.class);
+            Shipments shipments = context.getBean(Shipments.class);
+            for (int i = 0; i < 3; i++) {
+                payments.pay("K-1", 10);
+                shipments.ship("K-1");
+            }
+            assertThat(payments.executions()).isEqualTo(1);
+            assertThat(shipments.executions()).isEqualTo(1);
+            // the same store holds both, one record per operation
+            IdempotencyStore store = context.getBean(IdempotencyStore.class);
+            assertThat(store.find(IdempotencyKeys.storedKey(IdempotencyConfig.DEFAULT_KEY_PREFIX, "PAYMENT", "", "K-1")))
+                    .isNotNull();
+            assertThat(store.find(IdempotencyKeys.storedKey(IdempotencyConfig.DEFAULT_KEY_PREFIX, "SHIPMENT", "", "K-1")))
+                    .isNotNull();
+        });
+    }
+
+    @Test
+    void C2_aRetriedMethodStartsOnlyWithAnIdempotencyGuaranteeAndItsRetriesNeverRepeatACompletedCall() {
+        withoutDataSource.withBean(IdempotentRetried.class).run(context -> {
+            assertThat(context).hasNotFailed();
+            IdempotentRetried orders = context.getBean(IdempotentRetried.class);
+            orders.failNextAttempts(1);
+            assertThat(orders.create("O-1")).isEqualTo("O-1");
+            assertThat(orders.create("O-1")).isEqualTo("O-1");
+            // the failed attempt and the one that completed; the duplicate replayed
+            assertThat(orders.attempts()).isEqualTo(2);
+        });
         withoutDataSource.withPropertyValues("resilience.idempotent.enabled=false").withBean(IdempotentRetried.class)
-                .run(context -> assertThat(context).hasFailed());
+                .run(context -> assertThat(context).hasFailed().getFailure()
+                        .hasStackTraceContaining("@Retry on " + IdempotentRetried.class.getName() + ".create(String)"));
     }
 
     static class BadExpression {
@@ -103,10 +150,57 @@ class IdempotencyAutoConfigurationTest {
 
     static class IdempotentRetried {
 
+        private final AtomicInteger attempts = new AtomicInteger();
+
+        private final AtomicInteger failuresLeft = new AtomicInteger();
+
+        // read and set through methods: the test holds the proxy, whose own fields are never set
+        public int attempts() {
+            return attempts.get();
+        }
+
+        public void failNextAttempts(int count) {
+            failuresLeft.set(count);
+        }
+
         @Idempotent(key = "#orderNo")
-        @Retry
+        @Retry(delay = "1ms", maxDelay = "2ms")
         public String create(String orderNo) {
+            attempts.incrementAndGet();
+            if (failuresLeft.getAndDecrement() > 0) {
+                throw new RetryableException("BUSY", "busy");
+            }
             return orderNo;
+        }
+    }
+
+    /** A business method with no idempotency code: the annotation is all there is. */
+    static class Payments {
+
+        private final AtomicInteger executions = new AtomicInteger();
+
+        public int executions() {
+            return executions.get();
+        }
+
+        @Idempotent(key = "#orderNo", name = "PAYMENT")
+        public String pay(String orderNo, int amount) {
+            return "payment " + executions.incrementAndGet() + " of " + amount + " for " + orderNo;
+        }
+    }
+
+    /** Another one, unrelated to the first. */
+    static class Shipments {
+
+        private final AtomicInteger executions = new AtomicInteger();
+
+        public int executions() {
+            return executions.get();
+        }
+
+        @Idempotent(key = "#orderNo", name = "SHIPMENT")
+        public String ship(String orderNo) {
+            return "shipment " + executions.incrementAndGet() + " for " + orderNo;
         }
     }
 

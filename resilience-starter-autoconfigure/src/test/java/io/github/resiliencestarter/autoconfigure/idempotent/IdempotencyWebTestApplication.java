@@ -8,6 +8,8 @@ import jakarta.servlet.http.HttpServletRequestWrapper;
 import java.math.BigDecimal;
 import java.security.Principal;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -36,6 +38,12 @@ public class IdempotencyWebTestApplication {
     static int execute(String endpoint) {
         return EXECUTIONS.computeIfAbsent(endpoint, e -> new AtomicInteger()).incrementAndGet();
     }
+
+    /** Counted down when /i/slow has started; a test sets a fresh one before each use. */
+    static volatile CountDownLatch slowStarted = new CountDownLatch(1);
+
+    /** Lets /i/slow return; a test sets a fresh one before each use and counts it down. */
+    static volatile CountDownLatch slowReleased = new CountDownLatch(1);
 
     @Bean
     FilterRegistrationBean<Filter> testAuthentication() {
@@ -85,7 +93,8 @@ public class IdempotencyWebTestApplication {
         @Idempotent(onInProgress = InProgressStrategy.REJECT)
         public Map<String, Object> slow(@RequestBody Map<String, Object> body) throws InterruptedException {
             int n = execute("slow");
-            Thread.sleep(1_000);
+            slowStarted.countDown();
+            slowReleased.await(60, TimeUnit.SECONDS);
             return Map.of("execution", n);
         }
 

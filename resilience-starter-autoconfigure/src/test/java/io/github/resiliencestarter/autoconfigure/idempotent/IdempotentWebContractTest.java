@@ -12,9 +12,12 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
@@ -158,6 +161,8 @@ abstract class IdempotentWebContractTest {
     @Test
     void aDuplicateOfARunningCallIsRejectedWith409AndRetryAfter() throws Exception {
         String key = "slow-" + run;
+        IdempotencyWebTestApplication.slowStarted = new CountDownLatch(1);
+        IdempotencyWebTestApplication.slowReleased = new CountDownLatch(1);
         CompletableFuture<HttpResponse<String>> first = CompletableFuture.supplyAsync(() -> {
             try {
                 return post("/i/slow", "{}", "Idempotency-Key", key);
@@ -165,15 +170,24 @@ abstract class IdempotentWebContractTest {
                 throw new IllegalStateException(ex);
             }
         });
-        Thread.sleep(300);
-        HttpResponse<String> duplicate = post("/i/slow", "{}", "Idempotency-Key", key);
+        try {
+            // the first call holds its claim until released: the duplicate meets it in progress
+            assertThat(IdempotencyWebTestApplication.slowStarted.await(30, TimeUnit.SECONDS)).isTrue();
+            long sent = System.nanoTime();
+            HttpResponse<String> duplicate = post("/i/slow", "{}", "Idempotency-Key", key);
 
-        assertThat(duplicate.statusCode()).isEqualTo(409);
-        assertThat(duplicate.headers().firstValue("Retry-After")).isPresent();
-        assertThat(first.get().statusCode()).isEqualTo(200);
+            assertThat(duplicate.statusCode()).isEqualTo(409);
+            // rejected, not answered after waiting as long as a WAIT duplicate would
+            assertThat(Duration.ofNanos(System.nanoTime() - sent)).isLessThan(IdempotencyConfig.DEFAULT_WAIT_TIMEOUT);
+            assertThat(duplicate.headers().firstValue("Retry-After")).isPresent();
+        } finally {
+            IdempotencyWebTestApplication.slowReleased.countDown();
+        }
+        HttpResponse<String> completed = first.get(30, TimeUnit.SECONDS);
+        assertThat(completed.statusCode()).isEqualTo(200);
         HttpResponse<String> after = post("/i/slow", "{}", "Idempotency-Key", key);
         assertThat(after.headers().firstValue("Idempotent-Replayed")).hasValue("true");
-        assertThat(JSON.readTree(after.body())).isEqualTo(JSON.readTree(first.get().body()));
+        assertThat(JSON.readTree(after.body())).isEqualTo(JSON.readTree(completed.body()));
     }
 
     @Test

@@ -3,6 +3,9 @@ package io.github.resiliencestarter.autoconfigure.observability;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.github.resiliencestarter.annotation.Idempotent;
 import io.github.resiliencestarter.annotation.Retry;
 import io.github.resiliencestarter.annotation.Timeout;
@@ -27,11 +30,20 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -105,18 +117,87 @@ class ObservabilityTest {
         });
     }
 
+    /** Enough successful calls for the advisor (its minimum is set to 20 above). */
+    private static final int SAMPLES = 20;
+
+    /**
+     * Makes {@link #SAMPLES} calls at once, each on its own thread: the advisor gets its samples in
+     * the time of one call, and every call must succeed.
+     */
+    private static void sample(Callable<String> call) throws Exception {
+        ExecutorService callers = Executors.newFixedThreadPool(SAMPLES);
+        try {
+            List<Future<String>> calls = new ArrayList<>();
+            for (int i = 0; i < SAMPLES; i++) {
+                calls.add(callers.submit(call));
+            }
+            for (Future<String> result : calls) {
+                result.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            callers.shutdownNow();
+        }
+    }
+
     @Test
-    void T2_andTP1_theAdvisorWarnsWhenTheTimeoutIsBelowTheObservedP99WithHeadroom() {
+    void T2_theAdvisorWarnsForATimeoutBelowItsObservedP99WithHeadroomAndNotForOneAboveIt() {
         runner.withBean(Orders.class).run(context -> {
             Orders orders = context.getBean(Orders.class);
-            for (int i = 0; i < 25; i++) {
-                orders.tight();
-            }
+            sample(orders::tight);
+            sample(orders::quick);
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            assertThat(count(registry, "resilience.timeout.calls", "Orders.tight", "success")).isEqualTo(SAMPLES);
+            assertThat(count(registry, "resilience.timeout.calls", "Orders.quick", "success")).isEqualTo(SAMPLES);
+
             List<String> warnings = context.getBean(ResilienceSettingsInspector.class).warnings();
             assertThat(warnings).anySatisfy(warning -> assertThat(warning).startsWith("T-2: @Timeout of Orders.tight")
-                    .contains("is 100 ms"));
+                    .contains("is 2000 ms"));
             assertThat(warnings).noneSatisfy(warning -> assertThat(warning).startsWith("T-2: @Timeout of Orders.quick"));
         });
+    }
+
+    @Test
+    void TP1_aTimeoutBelowTheP99IsReportedAsFalseTimeoutsWithATimeoutAboveTheP99ToUseInstead() {
+        runner.withBean(Orders.class).run(context -> {
+            Orders orders = context.getBean(Orders.class);
+            sample(orders::tight);
+
+            String warning = context.getBean(ResilienceSettingsInspector.class).warnings().stream()
+                    .filter(line -> line.startsWith("T-2: @Timeout of Orders.tight")).findFirst().orElseThrow();
+            Matcher figures = Pattern.compile("observed p99 of (\\d+) ms over (\\d+) calls: expect false timeouts; "
+                    + "consider (\\d+) ms").matcher(warning);
+            assertThat(figures.find()).as(warning).isTrue();
+            long p99 = Long.parseLong(figures.group(1));
+            long suggested = Long.parseLong(figures.group(3));
+            // the calls' own p99, within the histogram's precision, and below the timeout they all met
+            assertThat(p99).as("p99 of calls sleeping %d ms", Orders.TIGHT_WORK_MILLIS)
+                    .isBetween(Math.round(Orders.TIGHT_WORK_MILLIS * 0.9), Math.round(2_000 * 1.1));
+            assertThat(Long.parseLong(figures.group(2))).isEqualTo(SAMPLES);
+            assertThat(suggested).isGreaterThanOrEqualTo(Math.round(p99 * 1.3) - 1).isGreaterThan(2_000);
+        });
+    }
+
+    @Test
+    void O5_whatCanBeCheckedWithoutCallsIsCheckedWhileTheContextStarts() {
+        // a retried write nothing makes idempotent: the start itself fails, before any call
+        runner.withBean(UnsafeWrites.class).run(context -> assertThat(context).hasFailed().getFailure()
+                .hasStackTraceContaining("@Retry on " + UnsafeWrites.class.getName() + ".create(String)"));
+
+        // what only deserves a warning is logged by the start, before anyone asks the advisor
+        Logger advisorLog = (Logger) LoggerFactory.getLogger(ResilienceSettingsInspector.class);
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        logged.start();
+        advisorLog.addAppender(logged);
+        try {
+            runner.withBean(Orders.class).run(context -> {
+                assertThat(context).hasNotFailed();
+                List<String> atStart = logged.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
+                assertThat(atStart).anySatisfy(line -> assertThat(line).startsWith("R-3: @Retry on Orders.overlong"));
+                assertThat(atStart).anySatisfy(line -> assertThat(line).startsWith("R-1: @Retry on Orders.flaky"));
+            });
+        } finally {
+            advisorLog.detachAppender(logged);
+        }
     }
 
     @Test
@@ -212,9 +293,12 @@ class ObservabilityTest {
             return "slow";
         }
 
-        @Timeout(value = "100ms", mode = io.github.resiliencestarter.timeout.TimeoutMode.INTERRUPT)
+        /** 85 % of the timeout: below it by 300 ms, a loaded machine's late wake-up, but 1.3 x it is above. */
+        static final long TIGHT_WORK_MILLIS = 1_700;
+
+        @Timeout(value = "2s", mode = io.github.resiliencestarter.timeout.TimeoutMode.INTERRUPT)
         public String tight() throws InterruptedException {
-            Thread.sleep(85);
+            Thread.sleep(TIGHT_WORK_MILLIS);
             return "tight";
         }
 
@@ -236,6 +320,14 @@ class ObservabilityTest {
         @Retry(maxAttempts = 5, delay = "100ms", maxDelay = "1s", idempotent = true)
         public String overlong() {
             return "overlong";
+        }
+    }
+
+    static class UnsafeWrites {
+
+        @Retry
+        public String create(String orderNo) {
+            return orderNo;
         }
     }
 }

@@ -53,7 +53,7 @@ class RetryAnnotationTest {
     }
 
     @Test
-    void R1_andRP1_andO5_aRetryOnAMethodNotKnownToBeIdempotentFailsTheStartNamingTheMethodAndTheFixes() {
+    void RP1_aRetryOnAMethodNotKnownToBeIdempotentFailsTheStartNamingTheMethodAndTheFixes() {
         runner.withBean(UnsafeService.class).run(context -> assertThat(context).hasFailed().getFailure()
                 .hasStackTraceContaining("@Retry on " + UnsafeService.class.getName() + ".createOrder(String)")
                 .hasStackTraceContaining("add @Idempotent")

@@ -31,7 +31,7 @@ class OutboundPropagationWebTest {
     }
 
     @Test
-    void R5_andRP4_theDownstreamSeesTheAttemptNumberOfEachRetry() throws Exception {
+    void RP4_theDownstreamSeesTheAttemptNumberOfEachRetry() throws Exception {
         WebTestApplication.PropagationController.ATTEMPT_HEADERS.clear();
         HttpResponse<String> response = get("/p/retrying");
 

@@ -14,6 +14,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
@@ -195,6 +197,30 @@ public class WebTestApplication {
         public String boom() {
             HANDLER_CALLS.incrementAndGet();
             throw new IllegalStateException("a bug no handler answers");
+        }
+
+        /** Counted down when /t/hold has started; a test sets a fresh one before each use. */
+        static volatile CountDownLatch holdStarted = new CountDownLatch(1);
+
+        /** Lets /t/hold return; a test sets a fresh one before each use and counts it down. */
+        static volatile CountDownLatch holdReleased = new CountDownLatch(1);
+
+        /** Keeps its timeout worker busy until the test releases it, ignoring its timeout's interrupt. */
+        @GetMapping("/t/hold")
+        @Timeout("200ms")
+        public String hold() {
+            HANDLER_CALLS.incrementAndGet();
+            holdStarted.countDown();
+            long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            boolean released = false;
+            while (!released && System.nanoTime() < giveUp) {
+                try {
+                    released = holdReleased.await(1, TimeUnit.SECONDS);
+                } catch (InterruptedException ignored) {
+                    // the timeout's interrupt: the worker stays occupied, which is the point
+                }
+            }
+            return "released";
         }
 
         @GetMapping("/t/context")

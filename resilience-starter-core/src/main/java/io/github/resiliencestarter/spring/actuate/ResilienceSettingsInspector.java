@@ -21,15 +21,18 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.event.ContextRefreshedEvent;
 
 /**
  * Checks the effective settings against the rules that can only be checked with data or across
  * annotations (rule O-5): a timeout below 1.3 × the observed p99 of successful calls (T-2, once
  * enough calls were seen); a retry loop whose worst case cannot fit the method's own timeout
  * (R-3); a retry that rests only on {@code @Retry(idempotent = true)} (R-1). Each warning is also
- * logged once.
+ * logged once. The checks run when the context has started, so what needs no call data is
+ * reported at startup, not first when someone reads the endpoint.
  */
-public class ResilienceSettingsInspector {
+public class ResilienceSettingsInspector implements ApplicationListener<ContextRefreshedEvent> {
 
     /** Headroom a timeout should keep above the downstream p99 (rule T-2). */
     public static final double P99_HEADROOM = 1.3;
@@ -63,6 +66,17 @@ public class ResilienceSettingsInspector {
         this.retries = retries;
         this.metrics = metrics;
         this.minSamples = minSamples;
+    }
+
+    /**
+     * Logs the warnings known once every annotated method is resolved: the start of the
+     * application (rule O-5).
+     *
+     * @param event the refresh of the context
+     */
+    @Override
+    public void onApplicationEvent(ContextRefreshedEvent event) {
+        warnings();
     }
 
     /**

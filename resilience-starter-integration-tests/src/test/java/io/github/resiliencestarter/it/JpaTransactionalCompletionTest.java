@@ -91,7 +91,7 @@ class JpaTransactionalCompletionTest {
         Throwable failure = org.assertj.core.api.Assertions.catchThrowable(() -> orders.createWhileTakenOver(orderNo));
 
         assertThat(failure).isInstanceOf(IdempotencyClaimLostException.class);
-        assertThat(ResilienceProblems.forError(failure).getStatus()).isEqualTo(409);
+        assertThat(ResilienceProblems.forError(failure, false).getStatus()).isEqualTo(409);
         assertThat(repository.countByOrderNo(orderNo)).isZero();
         // the new owner's record is untouched: still its claim, not completed by the late former owner
         assertThat(store.find(storedKey("JPA_LOST", orderNo)).status()).isEqualTo(IdempotencyStatus.IN_PROGRESS);

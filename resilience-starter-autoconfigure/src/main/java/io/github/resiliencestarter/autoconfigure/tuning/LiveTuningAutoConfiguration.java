@@ -8,7 +8,9 @@ import io.github.resiliencestarter.autoconfigure.timeout.TimeoutConfigCustomizer
 import io.github.resiliencestarter.retry.RetryRule;
 import io.github.resiliencestarter.spring.aop.RetryOperationSource;
 import io.github.resiliencestarter.spring.aop.TimeoutOperationSource;
+import java.lang.reflect.Method;
 import java.util.Collection;
+import java.util.List;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -18,6 +20,7 @@ import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
+import org.springframework.util.ReflectionUtils;
 
 /**
  * Live tuning of timeouts and retries: the {@link ResilienceSettings} bean, and a listener that
@@ -60,11 +63,17 @@ public class LiveTuningAutoConfiguration {
         ApplicationListener<ApplicationEvent> resilienceSettingsRefresh(ObjectProvider<ResilienceSettings> settings) {
             return event -> {
                 if (event.getClass().getName().equals(ENVIRONMENT_CHANGE_EVENT)
-                        && event.getSource() instanceof Collection<?> keys
-                        && keys.stream().anyMatch(key -> String.valueOf(key).startsWith("resilience."))) {
+                        && changedKeys(event).stream().anyMatch(key -> String.valueOf(key).startsWith("resilience."))) {
                     settings.ifAvailable(ResilienceSettings::reload);
                 }
             };
+        }
+
+        /** The event's {@code getKeys()}, read by name so that no Spring Cloud type is linked. */
+        private static Collection<?> changedKeys(ApplicationEvent event) {
+            Method getKeys = ReflectionUtils.findMethod(event.getClass(), "getKeys");
+            Object keys = getKeys != null ? ReflectionUtils.invokeMethod(getKeys, event) : null;
+            return keys instanceof Collection<?> collection ? collection : List.of();
         }
     }
 }

@@ -95,6 +95,7 @@ public class ObservabilityAutoConfiguration {
          * @return the binder
          */
         @Bean
+        @ConditionalOnMissingBean(name = "idempotencyNearCacheMetrics")
         @ConditionalOnClass(name = "com.github.benmanes.caffeine.cache.Caffeine")
         @ConditionalOnBooleanProperty("resilience.idempotent.near-cache.enabled")
         MeterBinder idempotencyNearCacheMetrics(ObjectProvider<IdempotentExecutor> executor) {

@@ -60,6 +60,7 @@ public class LiveTuningAutoConfiguration {
     static class SpringCloudRefresh {
 
         @Bean
+        @ConditionalOnMissingBean(name = "resilienceSettingsRefresh")
         ApplicationListener<ApplicationEvent> resilienceSettingsRefresh(ObjectProvider<ResilienceSettings> settings) {
             return event -> {
                 if (event.getClass().getName().equals(ENVIRONMENT_CHANGE_EVENT)

@@ -62,8 +62,7 @@ public class NearCacheIdempotencyStore implements IdempotencyStore {
         }
         this.delegate = delegate;
         this.time = time;
-        this.completed = Caffeine.newBuilder().maximumSize(maximumSize).recordStats()
-                .expireAfter(new UntilRecordExpiry(ttl.toNanos(), time)).build();
+        this.completed = UntilRecordExpiry.cache(maximumSize, ttl.toNanos(), time);
     }
 
     @Override
@@ -155,8 +154,16 @@ public class NearCacheIdempotencyStore implements IdempotencyStore {
         }
     }
 
-    /** An entry lives until the earlier of the record's expiry and the cache's time to live. */
+    /**
+     * An entry lives until the earlier of the record's expiry and the cache's time to live. Builds
+     * the cache too, so that loading the outer class (for its defaults) needs no Caffeine.
+     */
     private record UntilRecordExpiry(long ttlNanos, TimeSource time) implements Expiry<String, IdempotencyRecord> {
+
+        static Cache<String, IdempotencyRecord> cache(long maximumSize, long ttlNanos, TimeSource time) {
+            return Caffeine.newBuilder().maximumSize(maximumSize).recordStats()
+                    .expireAfter(new UntilRecordExpiry(ttlNanos, time)).build();
+        }
 
         @Override
         public long expireAfterCreate(String key, IdempotencyRecord record, long currentTime) {

@@ -66,7 +66,14 @@ class OrderFlowTest {
             assertThat(response.statusCode()).as(body).isEqualTo(400);
             assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
                     type -> assertThat(type).contains("problem+json"));
+            // Spring's own validation problem, with the request's trace id like every problem
+            JsonNode problem = SampleHttp.json(response);
+            assertThat(problem.path("traceId").asText()).as(body)
+                    .isEqualTo(response.headers().firstValue("X-Trace-Id").orElseThrow());
         }
+        JsonNode invalid = SampleHttp.json(http.send("POST", "/order/create",
+                "{\"orderNo\":\"X-" + run + "\",\"userId\":7,\"productId\":2,\"quantity\":0,\"amount\":-5}"));
+        assertThat(invalid.get("errors").findValuesAsText("field")).containsExactlyInAnyOrder("quantity", "amount");
         assertThat(http.send("GET", "/order/X-" + run, null).statusCode()).isEqualTo(404);
         assertThat(http.stock(2)).isEqualTo(before);
     }

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Starts the real servers the tests use (sourced by test.sh and bench.sh).
-# Provides: start_test_servers, which exports RESILIENCE_TEST_REDIS_URL and RESILIENCE_TEST_JDBC_URL
-# (plus _USER/_PASSWORD) and stops what it started when the calling shell exits.
+# Provides: start_test_servers, which exports RESILIENCE_TEST_REDIS_URL, RESILIENCE_TEST_JDBC_URL
+# (MariaDB) and RESILIENCE_TEST_PG_URL (PostgreSQL), the JDBC ones with _USER/_PASSWORD, and stops
+# what it started when the calling shell exits.
 
 _servers_dir=""
 _redis_pid=""
 _mariadb_pid=""
+_postgres_pid=""
 
 _log() { echo "[test-servers] $*" >&2; }
 
@@ -21,21 +23,44 @@ _free_port() {
 _stop_test_servers() {
   [ -n "$_redis_pid" ] && kill "$_redis_pid" 2>/dev/null || true
   [ -n "$_mariadb_pid" ] && kill "$_mariadb_pid" 2>/dev/null || true
+  if [ -n "$_postgres_pid" ]; then
+    # pg_ctl rather than a signal to the runuser wrapper, which would end the server by force after 2 s
+    _as_postgres "$(_postgres_bin)/pg_ctl" -D "$_servers_dir/postgres/data" -m fast -w stop >/dev/null 2>&1 \
+      || kill "$_postgres_pid" 2>/dev/null || true
+  fi
   [ -n "$_redis_pid" ] && wait "$_redis_pid" 2>/dev/null || true
   [ -n "$_mariadb_pid" ] && wait "$_mariadb_pid" 2>/dev/null || true
+  [ -n "$_postgres_pid" ] && wait "$_postgres_pid" 2>/dev/null || true
   [ -n "$_servers_dir" ] && rm -rf "$_servers_dir" || true
 }
 
+# Debian keeps PostgreSQL's server programs out of PATH, one folder per major version: the newest.
+_postgres_bin() {
+  local dir
+  dir="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)"
+  if [ -z "$dir" ] && command -v postgres >/dev/null 2>&1; then dir="$(dirname "$(command -v postgres)")"; fi
+  echo "$dir"
+}
+
+# _install_if_missing REDIS_AND_MARIADB POSTGRES (each 1 when needed)
 _install_if_missing() {
   local missing=()
-  command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
-  { command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ]; } || missing+=(mariadb-server)
+  if [ "$1" = 1 ]; then
+    command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+    { command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ]; } || missing+=(mariadb-server)
+  fi
+  if [ "$2" = 1 ] && [ -z "$(_postgres_bin)" ]; then missing+=(postgresql); fi
   if [ "${#missing[@]}" -gt 0 ]; then
     _log "installing ${missing[*]} from Debian's packages"
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq >/dev/null
     apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   fi
+}
+
+# PostgreSQL refuses to run as root (and CI runs as root): as root, run its programs as the postgres user.
+_as_postgres() {
+  if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
 }
 
 _wait_for() {
@@ -47,19 +72,7 @@ _wait_for() {
   _log "$what did not come up"; return 1
 }
 
-start_test_servers() {
-  if [ -n "${RESILIENCE_TEST_REDIS_URL:-}" ] && [ -n "${RESILIENCE_TEST_JDBC_URL:-}" ]; then
-    _log "using servers from the environment"
-    return 0
-  fi
-  if command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1; then
-    _log "Docker is available: tests will use Testcontainers"
-    return 0
-  fi
-  _install_if_missing
-  _servers_dir="$(mktemp -d /tmp/resilience-test-servers.XXXXXX)"
-  trap _stop_test_servers EXIT
-
+_start_redis_and_mariadb() {
   local redis_port mariadb_port mariadbd
   redis_port="$(_free_port)"
   redis-server --bind 127.0.0.1 --port "$redis_port" --save "" --appendonly no \
@@ -87,4 +100,55 @@ start_test_servers() {
   export RESILIENCE_TEST_JDBC_USER="resilience"
   export RESILIENCE_TEST_JDBC_PASSWORD="resilience"
   _log "redis on $redis_port, mariadb on $mariadb_port"
+}
+
+_start_postgres() {
+  local bin dir port
+  bin="$(_postgres_bin)"
+  dir="$_servers_dir/postgres"
+  if [ "$(id -u)" = 0 ]; then
+    id -u postgres >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin postgres
+    chmod 711 "$_servers_dir"   # the postgres user must reach its folder inside
+    mkdir -p "$dir" && chown postgres: "$dir"
+  else
+    mkdir -p "$dir"
+  fi
+  # password login over TCP (what the tests use), trust only on the server's own socket for the setup below
+  _as_postgres "$bin/initdb" -D "$dir/data" -U postgres -E UTF8 --locale=C --auth-local=trust \
+    --auth-host=scram-sha-256 >"$_servers_dir/postgres-initdb.log" 2>&1
+  port="$(_free_port)"
+  # fsync off: the data is thrown away with the folder
+  _as_postgres "$bin/postgres" -D "$dir/data" -p "$port" -k "$dir" -c listen_addresses=127.0.0.1 \
+    -c max_connections=300 -c fsync=off >"$_servers_dir/postgres.log" 2>&1 &
+  _postgres_pid=$!
+
+  _wait_for postgresql "$bin/pg_isready" -q -h 127.0.0.1 -p "$port"
+  _as_postgres "$bin/psql" -q -h "$dir" -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 \
+    -c "CREATE USER resilience PASSWORD 'resilience' CREATEDB" -c "CREATE DATABASE resilience OWNER resilience"
+
+  export RESILIENCE_TEST_PG_URL="jdbc:postgresql://127.0.0.1:$port/resilience"
+  export RESILIENCE_TEST_PG_USER="resilience"
+  export RESILIENCE_TEST_PG_PASSWORD="resilience"
+  _log "postgresql on $port"
+}
+
+start_test_servers() {
+  # servers the environment already provides are used as they are; only the missing ones are started
+  local redis_and_mariadb=1 postgres=1
+  if [ -n "${RESILIENCE_TEST_REDIS_URL:-}" ] && [ -n "${RESILIENCE_TEST_JDBC_URL:-}" ]; then redis_and_mariadb=0; fi
+  if [ -n "${RESILIENCE_TEST_PG_URL:-}" ]; then postgres=0; fi
+  if [ "$redis_and_mariadb" = 0 ] && [ "$postgres" = 0 ]; then
+    _log "using servers from the environment"
+    return 0
+  fi
+  if command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1; then
+    _log "Docker is available: tests will use Testcontainers"
+    return 0
+  fi
+  _install_if_missing "$redis_and_mariadb" "$postgres"
+  _servers_dir="$(mktemp -d /tmp/resilience-test-servers.XXXXXX)"
+  trap _stop_test_servers EXIT
+
+  if [ "$redis_and_mariadb" = 1 ]; then _start_redis_and_mariadb; fi
+  if [ "$postgres" = 1 ]; then _start_postgres; fi
 }

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Runs every test of the project on a fresh machine, on each supported Spring Boot line.
 #
-# Tests that need Redis or a MySQL-compatible server read RESILIENCE_TEST_REDIS_URL and
-# RESILIENCE_TEST_JDBC_URL. When they are not set and Docker is absent, this script installs
-# redis-server and mariadb-server from Debian's packages if missing, starts both on free loopback
-# ports with throwaway data directories, exports the variables, and stops the servers on exit.
+# Tests that need Redis, a MySQL-compatible server or PostgreSQL read RESILIENCE_TEST_REDIS_URL,
+# RESILIENCE_TEST_JDBC_URL and RESILIENCE_TEST_PG_URL. For those not set, when Docker is absent,
+# this script installs redis-server, mariadb-server and postgresql from Debian's packages if
+# missing, starts them on free loopback ports with throwaway data directories (PostgreSQL as the
+# postgres user), exports the variables, and stops the servers on exit.
 #
 # Legs (docs/compatibility.md):
 #   1. Spring Boot 3.5 on Java 17: builds the starter as it is published and runs every test.

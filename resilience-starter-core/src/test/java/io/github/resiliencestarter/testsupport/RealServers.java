@@ -5,11 +5,11 @@ import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.wait.strategy.Wait;
 
 /**
- * The real Redis and MySQL-compatible servers tests run against, found in this order: the
- * {@code RESILIENCE_TEST_*} environment variables (set by {@code scripts/test.sh}, which starts
- * Debian's redis-server and mariadb-server when Docker is absent); Testcontainers
- * ({@code redis:7}, {@code mysql:8.4}) when Docker is available; otherwise a loud failure. Tests
- * never skip for lack of a server.
+ * The real Redis, MySQL-compatible and PostgreSQL servers tests run against, found in this order:
+ * the {@code RESILIENCE_TEST_*} environment variables (set by {@code scripts/test.sh}, which starts
+ * Debian's redis-server, mariadb-server and postgresql when Docker is absent); Testcontainers
+ * ({@code redis:7}, {@code mysql:8.4}, {@code postgres:16}) when Docker is available; otherwise a
+ * loud failure. Tests never skip for lack of a server.
  */
 public final class RealServers {
 
@@ -25,9 +25,20 @@ public final class RealServers {
     /** JDBC password variable. */
     public static final String JDBC_PASSWORD = "RESILIENCE_TEST_JDBC_PASSWORD";
 
+    /** PostgreSQL JDBC URL variable, e.g. {@code jdbc:postgresql://127.0.0.1:5432/resilience}. */
+    public static final String PG_URL = "RESILIENCE_TEST_PG_URL";
+
+    /** PostgreSQL user variable. */
+    public static final String PG_USER = "RESILIENCE_TEST_PG_USER";
+
+    /** PostgreSQL password variable. */
+    public static final String PG_PASSWORD = "RESILIENCE_TEST_PG_PASSWORD";
+
     private static GenericContainer<?> redisContainer;
 
     private static GenericContainer<?> mysqlContainer;
+
+    private static GenericContainer<?> postgresContainer;
 
     private RealServers() {
     }
@@ -74,14 +85,51 @@ public final class RealServers {
     }
 
     /**
+     * The PostgreSQL server.
+     *
+     * @return its URL, user and password
+     */
+    public static synchronized Jdbc postgres() {
+        String url = System.getenv(PG_URL);
+        if (url != null && !url.isBlank()) {
+            return new Jdbc(url, System.getenv(PG_USER), System.getenv(PG_PASSWORD));
+        }
+        requireDocker("PostgreSQL", PG_URL);
+        if (postgresContainer == null) {
+            // the image runs the server twice, to initialise and then for real: ready on the second message
+            postgresContainer = new GenericContainer<>("postgres:16").withExposedPorts(5432)
+                    .withEnv("POSTGRES_DB", "test").withEnv("POSTGRES_USER", "test")
+                    .withEnv("POSTGRES_PASSWORD", "test")
+                    .waitingFor(Wait.forLogMessage(".*database system is ready to accept connections.*", 2));
+            postgresContainer.start();
+        }
+        return new Jdbc("jdbc:postgresql://" + postgresContainer.getHost() + ":"
+                + postgresContainer.getMappedPort(5432) + "/test", "test", "test");
+    }
+
+    /**
      * Points Spring Boot's {@code spring.datasource.*} at the real MySQL-compatible server.
      *
      * @param registry the test's dynamic properties
      */
     public static void registerDataSource(org.springframework.test.context.DynamicPropertyRegistry registry) {
-        registry.add("spring.datasource.url", () -> jdbc().url());
-        registry.add("spring.datasource.username", () -> jdbc().user());
-        registry.add("spring.datasource.password", () -> jdbc().password());
+        registerDataSource(registry, jdbc());
+    }
+
+    /**
+     * Points Spring Boot's {@code spring.datasource.*} at the real PostgreSQL server.
+     *
+     * @param registry the test's dynamic properties
+     */
+    public static void registerPostgresDataSource(org.springframework.test.context.DynamicPropertyRegistry registry) {
+        registerDataSource(registry, postgres());
+    }
+
+    private static void registerDataSource(org.springframework.test.context.DynamicPropertyRegistry registry,
+            Jdbc database) {
+        registry.add("spring.datasource.url", database::url);
+        registry.add("spring.datasource.username", database::user);
+        registry.add("spring.datasource.password", database::password);
     }
 
     /**
@@ -101,7 +149,17 @@ public final class RealServers {
      * @return its URL, user and password
      */
     public static Jdbc freshDatabase(String prefix) {
-        Jdbc server = jdbc();
+        return freshDatabase(jdbc(), prefix);
+    }
+
+    /**
+     * A new, empty database on a server.
+     *
+     * @param server the server, e.g. {@link #jdbc()} or {@link #postgres()}
+     * @param prefix the start of the database name
+     * @return its URL, user and password
+     */
+    public static Jdbc freshDatabase(Jdbc server, String prefix) {
         String name = prefix + "_" + Long.toHexString(System.nanoTime());
         try (java.sql.Connection connection = java.sql.DriverManager.getConnection(server.url(), server.user(),
                 server.password()); java.sql.Statement statement = connection.createStatement()) {
@@ -127,7 +185,7 @@ public final class RealServers {
     }
 
     /**
-     * Connection settings of the MySQL-compatible server.
+     * Connection settings of a database server.
      *
      * @param url the JDBC URL
      * @param user the user

@@ -21,6 +21,8 @@ public final class StoreFixtures {
 
     private static HikariDataSource mysql;
 
+    private static HikariDataSource postgres;
+
     private StoreFixtures() {
     }
 
@@ -68,17 +70,21 @@ public final class StoreFixtures {
      */
     public static synchronized DataSource mysqlDataSource() {
         if (mysql == null) {
-            RealServers.Jdbc settings = RealServers.jdbc();
-            HikariDataSource dataSource = new HikariDataSource();
-            dataSource.setJdbcUrl(settings.url());
-            dataSource.setUsername(settings.user());
-            dataSource.setPassword(settings.password());
-            dataSource.setMaximumPoolSize(40);
-            new ResourceDatabasePopulator(new ClassPathResource(
-                    JdbcIdempotencySchema.MYSQL_SCRIPT)).execute(dataSource);
-            mysql = dataSource;
+            mysql = pooledWithTable(RealServers.jdbc(), JdbcIdempotencySchema.MYSQL_SCRIPT);
         }
         return mysql;
+    }
+
+    /**
+     * A pooled DataSource on the real PostgreSQL server, with the idempotency table created.
+     *
+     * @return the data source
+     */
+    public static synchronized DataSource postgresDataSource() {
+        if (postgres == null) {
+            postgres = pooledWithTable(RealServers.postgres(), JdbcIdempotencySchema.POSTGRESQL_SCRIPT);
+        }
+        return postgres;
     }
 
     /**
@@ -87,8 +93,36 @@ public final class StoreFixtures {
      * @return the store
      */
     public static JdbcIdempotencyStore mysqlStore() {
-        DataSource dataSource = mysqlDataSource();
+        return jdbcStore(mysqlDataSource());
+    }
+
+    /**
+     * A JDBC store on the real PostgreSQL server.
+     *
+     * @return the store
+     */
+    public static JdbcIdempotencyStore postgresStore() {
+        return jdbcStore(postgresDataSource());
+    }
+
+    /**
+     * A JDBC store on the default table of a database, with claims in transactions of their own.
+     *
+     * @param dataSource the database
+     * @return the store
+     */
+    public static JdbcIdempotencyStore jdbcStore(DataSource dataSource) {
         return new JdbcIdempotencyStore(dataSource, new DataSourceTransactionManager(dataSource),
                 JdbcIdempotencyStore.DEFAULT_TABLE, TimeSource.SYSTEM);
+    }
+
+    private static HikariDataSource pooledWithTable(RealServers.Jdbc settings, String schemaScript) {
+        HikariDataSource dataSource = new HikariDataSource();
+        dataSource.setJdbcUrl(settings.url());
+        dataSource.setUsername(settings.user());
+        dataSource.setPassword(settings.password());
+        dataSource.setMaximumPoolSize(40);
+        new ResourceDatabasePopulator(new ClassPathResource(schemaScript)).execute(dataSource);
+        return dataSource;
     }
 }

@@ -21,9 +21,9 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 /**
- * The idempotency table on a real, empty MariaDB database: created by the shipped Flyway
- * migration or Liquibase changelog, or missing, which fails the start with the fix; and a
- * transaction manager the completion cannot join, reported at start.
+ * The idempotency table on a real, empty MariaDB or PostgreSQL database: created by the shipped
+ * Flyway migration or Liquibase changelog of that database, or missing, which fails the start with
+ * the fix; and a transaction manager the completion cannot join, reported at start.
  */
 class IdempotencySchemaStartupTest {
 
@@ -72,6 +72,39 @@ class IdempotencySchemaStartupTest {
                 .hasStackTraceContaining("The idempotency table 'resilience_idempotency' is missing")
                 .hasStackTraceContaining("resilience.idempotent.jdbc.initialize-schema=always")
                 .hasStackTraceContaining("classpath:db/resilience-starter/mysql")
+                .hasStackTraceContaining("db/resilience-starter/changelog.yaml");
+    }
+
+    @Test
+    void aFlywayManagedAppStartsOnPostgresWithTheShippedMigration() {
+        try (ConfigurableApplicationContext context = start(App.class,
+                RealServers.freshDatabase(RealServers.postgres(), "it_flyway"), "spring.flyway.enabled=true",
+                "spring.flyway.locations=classpath:db/resilience-starter/postgresql")) {
+            assertThat(context.getBean(JdbcTemplate.class).queryForObject(
+                    "SELECT COUNT(*) FROM flyway_schema_history WHERE script = 'R__resilience_idempotency.sql'",
+                    Integer.class)).isEqualTo(1);
+            assertIdempotentCallsWork(context);
+        }
+    }
+
+    @Test
+    void aLiquibaseManagedAppStartsOnPostgresWithTheShippedChangelog() {
+        try (ConfigurableApplicationContext context = start(App.class,
+                RealServers.freshDatabase(RealServers.postgres(), "it_liquibase"), "spring.liquibase.enabled=true",
+                "spring.liquibase.change-log=classpath:db/resilience-starter/changelog.yaml")) {
+            // only PostgreSQL's changeSet ran: the others are for other databases
+            assertThat(context.getBean(JdbcTemplate.class).queryForList("SELECT id FROM databasechangelog",
+                    String.class)).containsExactly("resilience-idempotency-1-postgresql");
+            assertIdempotentCallsWork(context);
+        }
+    }
+
+    @Test
+    void aMissingTableOnPostgresFailsTheStartNamingPostgresMigration() {
+        RealServers.Jdbc empty = RealServers.freshDatabase(RealServers.postgres(), "it_missing");
+        assertThatThrownBy(() -> start(App.class, empty).close())
+                .hasStackTraceContaining("The idempotency table 'resilience_idempotency' is missing")
+                .hasStackTraceContaining("classpath:db/resilience-starter/postgresql to spring.flyway.locations")
                 .hasStackTraceContaining("db/resilience-starter/changelog.yaml");
     }
 

@@ -15,7 +15,6 @@ import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencySchema;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyStore;
 import io.github.resiliencestarter.spring.web.ResilienceProblems;
 import io.github.resiliencestarter.testsupport.CrashingJdbcStore;
-import io.github.resiliencestarter.testsupport.RealServers;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.util.ArrayList;
@@ -35,23 +34,17 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.orm.jpa.JpaTransactionManager;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * Rule I-P6 with Spring Data JPA on Hibernate and MariaDB ({@code JpaTransactionManager}): the
- * COMPLETED record commits in the JPA transaction of the business write, or neither does.
+ * Rule I-P6 with Spring Data JPA on Hibernate ({@code JpaTransactionManager}): the COMPLETED
+ * record commits in the JPA transaction of the business write, or neither does. Each subclass
+ * points {@code spring.datasource.*} at one database (MariaDB, PostgreSQL).
  */
 @SpringBootTest(classes = JpaTransactionalCompletionTest.App.class,
         webEnvironment = SpringBootTest.WebEnvironment.NONE, properties = "resilience.idempotent.store=jdbc")
-class JpaTransactionalCompletionTest {
-
-    @DynamicPropertySource
-    static void database(DynamicPropertyRegistry registry) {
-        RealServers.registerDataSource(registry);
-    }
+abstract class JpaTransactionalCompletionTest {
 
     @Autowired
     private JpaOrders orders;

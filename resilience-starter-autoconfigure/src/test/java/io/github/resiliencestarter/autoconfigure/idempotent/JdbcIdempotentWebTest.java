@@ -4,22 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyStore;
-import io.github.resiliencestarter.testsupport.RealServers;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
-/** {@code @Idempotent} over HTTP on a real MySQL-compatible server. */
+/**
+ * {@code @Idempotent} over HTTP with the JDBC store on a real database; each subclass points
+ * {@code spring.datasource.*} at one (MySQL-compatible, PostgreSQL).
+ */
 @SpringBootTest(classes = IdempotencyWebTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"resilience.idempotent.store=jdbc", "resilience.idempotent.jdbc.initialize-schema=always"})
-class JdbcIdempotentWebTest extends IdempotentWebContractTest {
-
-    @DynamicPropertySource
-    static void database(DynamicPropertyRegistry registry) {
-        RealServers.registerDataSource(registry);
-    }
+abstract class JdbcIdempotentWebTest extends IdempotentWebContractTest {
 
     @Autowired
     private IdempotencyStore store;

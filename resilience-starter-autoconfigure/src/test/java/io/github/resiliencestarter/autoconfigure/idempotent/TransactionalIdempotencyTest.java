@@ -21,7 +21,6 @@ import io.github.resiliencestarter.idempotent.jdbc.IdempotencyClaimLostException
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyStore;
 import io.github.resiliencestarter.retry.RetryableException;
 import io.github.resiliencestarter.testsupport.CrashingJdbcStore;
-import io.github.resiliencestarter.testsupport.RealServers;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.util.ArrayList;
@@ -37,25 +36,19 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
- * Rule I-P6 on a real MySQL-compatible server: the COMPLETED record commits in the same
- * transaction as the business writes, and DESIGN §6's order with all annotations on one method.
+ * Rule I-P6 on a real database: the COMPLETED record commits in the same transaction as the
+ * business writes, and DESIGN §6's order with all annotations on one method. Each subclass points
+ * {@code spring.datasource.*} at one database (MySQL-compatible, PostgreSQL).
  */
 @SpringBootTest(classes = TransactionalIdempotencyTest.App.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
         properties = {"resilience.idempotent.store=jdbc", "resilience.idempotent.jdbc.initialize-schema=always",
             "resilience.retry.delay=5ms", "resilience.retry.max-delay=10ms"})
-class TransactionalIdempotencyTest {
-
-    @DynamicPropertySource
-    static void database(DynamicPropertyRegistry registry) {
-        RealServers.registerDataSource(registry);
-    }
+abstract class TransactionalIdempotencyTest {
 
     @Autowired
     private OrderService orders;

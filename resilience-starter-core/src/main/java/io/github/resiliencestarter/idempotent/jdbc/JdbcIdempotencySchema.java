@@ -14,14 +14,18 @@ import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 import org.springframework.util.StreamUtils;
 
 /**
- * The idempotency table: created from the shipped script that fits the database, and checked at
- * startup. The scripts are the Flyway migrations the jar ships ({@value #MYSQL_SCRIPT},
- * {@value #H2_SCRIPT}); the Liquibase changelog runs them too, so there is one definition.
+ * The idempotency table: created from the shipped script that fits the database (chosen by its
+ * {@link JdbcDialect}), and checked at startup. The scripts are the Flyway migrations the jar ships
+ * ({@value #MYSQL_SCRIPT}, {@value #POSTGRESQL_SCRIPT}, {@value #H2_SCRIPT}); the Liquibase
+ * changelog runs them too, so there is one definition per database.
  */
 public final class JdbcIdempotencySchema {
 
     /** The MySQL 8 / MariaDB script, a Flyway repeatable migration. */
     public static final String MYSQL_SCRIPT = "db/resilience-starter/mysql/R__resilience_idempotency.sql";
+
+    /** The PostgreSQL script, a Flyway repeatable migration. */
+    public static final String POSTGRESQL_SCRIPT = "db/resilience-starter/postgresql/R__resilience_idempotency.sql";
 
     /** The H2 script, a Flyway repeatable migration. */
     public static final String H2_SCRIPT = "db/resilience-starter/h2/R__resilience_idempotency.sql";
@@ -38,7 +42,7 @@ public final class JdbcIdempotencySchema {
      * @param table the table name
      */
     public static void create(DataSource dataSource, String table) {
-        String script = isH2(dataSource) ? H2_SCRIPT : MYSQL_SCRIPT;
+        String script = dialectOf(dataSource).schemaScript();
         try {
             String sql = StreamUtils.copyToString(new ClassPathResource(script).getInputStream(),
                     StandardCharsets.UTF_8).replace(JdbcIdempotencyStore.DEFAULT_TABLE, table);
@@ -69,20 +73,36 @@ public final class JdbcIdempotencySchema {
             return;
         }
         try (connection; Statement statement = connection.createStatement()) {
-            statement.executeQuery("SELECT idempotency_key, status, owner_token, lease_expire_time, response_type,"
-                    + " response_data, expire_time FROM " + table + " WHERE 1 = 0").close();
+            // asked before the query: on PostgreSQL a failed statement can spoil what follows on the connection
+            JdbcDialect dialect = JdbcDialect.of(connection);
+            try {
+                statement.executeQuery("SELECT idempotency_key, status, owner_token, lease_expire_time, response_type,"
+                        + " response_data, expire_time FROM " + table + " WHERE 1 = 0").close();
+            } catch (SQLException ex) {
+                throw missingTable(table, dialect, initializeProperty, ex);
+            }
         } catch (SQLException ex) {
-            throw new IllegalStateException("The idempotency table '" + table + "' is missing or unreadable ("
-                    + ex.getMessage() + "). Create it with the migration shipped in the starter (Flyway: add "
-                    + "classpath:db/resilience-starter/mysql, or /h2, to spring.flyway.locations; Liquibase: "
-                    + "include db/resilience-starter/changelog.yaml), or let the starter create it with "
-                    + initializeProperty + "=always.", ex);
+            throw missingTable(table, JdbcDialect.OTHER, initializeProperty, ex);
         }
     }
 
-    private static boolean isH2(DataSource dataSource) {
+    private static IllegalStateException missingTable(String table, JdbcDialect dialect, String initializeProperty,
+            SQLException cause) {
+        String script = dialect.schemaScript();
+        // the folder of this database's script; all of them when the database has none of its own
+        String flywayLocation = dialect == JdbcDialect.OTHER
+                ? "classpath:db/resilience-starter/mysql, /postgresql or /h2"
+                : "classpath:" + script.substring(0, script.lastIndexOf('/'));
+        return new IllegalStateException("The idempotency table '" + table + "' is missing or unreadable ("
+                + cause.getMessage() + "). Create it with the migration shipped in the starter (Flyway: add "
+                + flywayLocation + " to spring.flyway.locations; Liquibase: include "
+                + "db/resilience-starter/changelog.yaml), or let the starter create it with "
+                + initializeProperty + "=always.", cause);
+    }
+
+    private static JdbcDialect dialectOf(DataSource dataSource) {
         try (Connection connection = dataSource.getConnection()) {
-            return "H2".equalsIgnoreCase(connection.getMetaData().getDatabaseProductName());
+            return JdbcDialect.of(connection);
         } catch (SQLException ex) {
             throw new IllegalStateException("Cannot inspect the database for the idempotency schema", ex);
         }

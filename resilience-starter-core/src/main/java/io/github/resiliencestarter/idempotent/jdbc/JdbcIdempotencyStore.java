@@ -12,6 +12,7 @@ import io.github.resiliencestarter.idempotent.IdempotencyStatus;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.idempotent.IdempotencyStoreException;
 import io.github.resiliencestarter.idempotent.StoredResponse;
+import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Collections;
@@ -35,8 +36,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * Idempotency records in a SQL table (created by the scripts under {@code db/resilience-starter/} in this jar).
  *
- * <p>Claim = INSERT on the unique key ({@code INSERT IGNORE} on MySQL and MariaDB), committed at
- * once (in a transaction of its own when the caller has one) so duplicates see it; a duplicate key
+ * <p>Claim = INSERT on the unique key (the {@link JdbcDialect} chooses the form: {@code INSERT IGNORE}
+ * on MySQL and MariaDB, {@code ON CONFLICT DO NOTHING} on PostgreSQL), committed at once (in a transaction of its own when the caller has one) so duplicates see it; a duplicate key
  * means someone else holds it (the existing row is read back). An expired row is
  * deleted and claimed anew; an IN_PROGRESS row with an expired lease is taken over by a
  * conditional UPDATE that compares the previous owner and lease (compare-and-set). Completion,
@@ -71,7 +72,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 
     private final RowMapper<IdempotencyRecord> rows = this::toRecord;
 
-    private volatile @Nullable Boolean mysqlFamily;
+    private volatile @Nullable JdbcDialect dialect;
 
     /**
      * Checks a table name before it is put into SQL.
@@ -235,26 +236,29 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
     private boolean insert(Claim claim, long now) {
         Object[] args = {claim.key(), claim.name(), claim.fingerprint(), IdempotencyStatus.IN_PROGRESS.name(),
             claim.ownerToken(), now + claim.leaseMillis(), now, now + claim.ttlMillis()};
-        String columns = " INTO " + table + " (idempotency_key, business_type, fingerprint, status, owner_token,"
-                + " lease_expire_time, create_time, expire_time) VALUES (?,?,?,?,?,?,?,?)";
-        if (mysqlFamily()) {
-            // no exception to build and translate for the common duplicate
-            return jdbc.update("INSERT IGNORE" + columns, args) == 1;
-        }
+        JdbcDialect dialect = dialect();
         try {
-            return jdbc.update("INSERT" + columns, args) == 1;
+            return jdbc.update(dialect.claimInsert(table), args) == 1;
         } catch (DataIntegrityViolationException duplicate) {
+            // where the dialect inserts nothing for a duplicate, this is another violation: a store failure
+            if (!dialect.duplicateRaisesError()) {
+                throw duplicate;
+            }
             return false;
         }
     }
 
-    private boolean mysqlFamily() {
-        Boolean known = mysqlFamily;
+    /**
+     * The dialect of this store's database, asked once it is reachable (a store may be created
+     * while the database is down).
+     *
+     * @return the dialect
+     */
+    public JdbcDialect dialect() {
+        JdbcDialect known = dialect;
         if (known == null) {
-            String product = jdbc.execute((java.sql.Connection connection) ->
-                    connection.getMetaData().getDatabaseProductName());
-            known = product != null && (product.contains("MySQL") || product.contains("MariaDB"));
-            mysqlFamily = known;
+            known = call(() -> jdbc.execute((Connection connection) -> JdbcDialect.of(connection)));
+            dialect = known;
         }
         return known;
     }
@@ -266,6 +270,11 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
      * @return the rows deleted
      */
     public int purgeExpired(int batchSize) {
+        JdbcDialect dialect = dialect();
+        String statement = dialect.purgeStatement(table, batchSize);
+        if (statement != null) {
+            return call(() -> inOwnTransaction(() -> jdbc.update(statement, time.epochMillis())));
+        }
         return call(() -> inOwnTransaction(() -> {
             List<Long> ids = jdbc.queryForList("SELECT id FROM " + table + " WHERE expire_time <= ? ORDER BY"
                     + " expire_time LIMIT " + Math.max(1, batchSize), Long.class, time.epochMillis());

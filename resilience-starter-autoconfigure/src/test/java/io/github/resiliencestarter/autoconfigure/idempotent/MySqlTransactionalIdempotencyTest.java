@@ -1,0 +1,14 @@
+package io.github.resiliencestarter.autoconfigure.idempotent;
+
+import io.github.resiliencestarter.testsupport.RealServers;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/** Rule I-P6 ({@link TransactionalIdempotencyTest}) on a real MySQL-compatible server. */
+class MySqlTransactionalIdempotencyTest extends TransactionalIdempotencyTest {
+
+    @DynamicPropertySource
+    static void database(DynamicPropertyRegistry registry) {
+        RealServers.registerDataSource(registry);
+    }
+}

@@ -1,0 +1,14 @@
+package io.github.resiliencestarter.it;
+
+import io.github.resiliencestarter.testsupport.RealServers;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/** Rule I-P6 with Spring Data JPA ({@link JpaTransactionalCompletionTest}) on a real PostgreSQL server. */
+class PostgresJpaTransactionalCompletionTest extends JpaTransactionalCompletionTest {
+
+    @DynamicPropertySource
+    static void database(DynamicPropertyRegistry registry) {
+        RealServers.registerPostgresDataSource(registry);
+    }
+}

@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class TraceContext {
 
-    private static final TraceContext EMPTY = new TraceContext(null, null, null, 0);
+    private static final TraceContext EMPTY = new TraceContext(null, null, null, 0, null);
 
     private final @Nullable String traceId;
 
@@ -22,12 +22,15 @@ public final class TraceContext {
 
     private final int attempt;
 
+    private final @Nullable FailedTargets failedTargets;
+
     private TraceContext(@Nullable String traceId, @Nullable Deadline deadline,
-            @Nullable IdempotentExecution idempotentExecution, int attempt) {
+            @Nullable IdempotentExecution idempotentExecution, int attempt, @Nullable FailedTargets failedTargets) {
         this.traceId = traceId;
         this.deadline = deadline;
         this.idempotentExecution = idempotentExecution;
         this.attempt = attempt;
+        this.failedTargets = failedTargets;
     }
 
     /**
@@ -92,7 +95,7 @@ public final class TraceContext {
      * @return the new snapshot
      */
     public TraceContext withTraceId(String newTraceId) {
-        return new TraceContext(newTraceId, deadline, idempotentExecution, attempt);
+        return new TraceContext(newTraceId, deadline, idempotentExecution, attempt, failedTargets);
     }
 
     /**
@@ -103,7 +106,8 @@ public final class TraceContext {
      */
     public TraceContext withDeadline(@Nullable Deadline newDeadline) {
         Deadline effective = Deadline.earlierOf(deadline, newDeadline);
-        return effective == deadline ? this : new TraceContext(traceId, effective, idempotentExecution, attempt);
+        return effective == deadline ? this
+                : new TraceContext(traceId, effective, idempotentExecution, attempt, failedTargets);
     }
 
     /**
@@ -113,7 +117,7 @@ public final class TraceContext {
      * @return the new snapshot
      */
     public TraceContext withoutDeadline() {
-        return deadline == null ? this : new TraceContext(traceId, null, idempotentExecution, attempt);
+        return deadline == null ? this : new TraceContext(traceId, null, idempotentExecution, attempt, failedTargets);
     }
 
     /**
@@ -123,7 +127,7 @@ public final class TraceContext {
      * @return the new snapshot
      */
     public TraceContext withIdempotentExecution(IdempotentExecution execution) {
-        return new TraceContext(traceId, deadline, execution, attempt);
+        return new TraceContext(traceId, deadline, execution, attempt, failedTargets);
     }
 
     /**
@@ -133,7 +137,27 @@ public final class TraceContext {
      * @return the new snapshot
      */
     public TraceContext withAttempt(int newAttempt) {
-        return new TraceContext(traceId, deadline, idempotentExecution, newAttempt);
+        return new TraceContext(traceId, deadline, idempotentExecution, newAttempt, failedTargets);
+    }
+
+    /**
+     * The targets that failed earlier attempts of the retried call in progress, or {@code null}
+     * outside one (or when no load balancer asks for them).
+     *
+     * @return the failed targets
+     */
+    public @Nullable FailedTargets failedTargets() {
+        return failedTargets;
+    }
+
+    /**
+     * A copy whose attempts share {@code targets}: one retried call's record of failed targets.
+     *
+     * @param targets the record for the call
+     * @return the new snapshot
+     */
+    public TraceContext withFailedTargets(FailedTargets targets) {
+        return new TraceContext(traceId, deadline, idempotentExecution, attempt, targets);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.github.resiliencestarter.retry;
 
 import com.alibaba.ttl.TtlRunnable;
 import io.github.resiliencestarter.context.Deadline;
+import io.github.resiliencestarter.context.FailedTargets;
 import io.github.resiliencestarter.context.TimeSource;
 import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
@@ -120,7 +121,7 @@ public final class Retrier {
      * @throws Throwable the last failure, with earlier ones attached as suppressed
      */
     public <T> T call(CheckedCallable<T> work) throws Throwable {
-        TraceContext outer = TraceContextHolder.current();
+        TraceContext outer = scopeOf(TraceContextHolder.current());
         Deadline deadline = outer.deadline();
         if (deadline != null && deadline.isExpired()) {
             throw DeadlineExceededException.budgetSpent(operation);
@@ -157,7 +158,7 @@ public final class Retrier {
                     observer.onComplete(operation, outcome(attempt, stop), attempt, time.nanoTime() - callStarted);
                     return result;
                 }
-                throw finish(failure, earlier, attempt, stop, decision.reason(), callStarted);
+                throw finish(failure, earlier, attempt, stop, decision.reason(), callStarted, outer);
             }
             if (failure != null) {
                 if (earlier == null) {
@@ -174,7 +175,7 @@ public final class Retrier {
                     throw ex;
                 }
                 earlier.remove(earlier.size() - 1);
-                throw finish(failure, earlier, attempt, Stop.INTERRUPTED, Stop.INTERRUPTED.reason, callStarted);
+                throw finish(failure, earlier, attempt, Stop.INTERRUPTED, Stop.INTERRUPTED.reason, callStarted, outer);
             }
             previousDelay = delay;
         }
@@ -192,7 +193,7 @@ public final class Retrier {
      * @return the first acceptable result, or the last failure with earlier ones suppressed
      */
     public <T> CompletableFuture<T> callAsync(CheckedCallable<? extends CompletionStage<T>> work) {
-        TraceContext outer = TraceContextHolder.current();
+        TraceContext outer = scopeOf(TraceContextHolder.current());
         Deadline deadline = outer.deadline();
         if (deadline != null && deadline.isExpired()) {
             return CompletableFuture.failedFuture(DeadlineExceededException.budgetSpent(operation));
@@ -274,7 +275,7 @@ public final class Retrier {
                     result.complete(value);
                 } else {
                     result.completeExceptionally(finish(failure, earlier, attempt, decision.stop(), decision.reason(),
-                            callStarted));
+                            callStarted, outer));
                 }
                 return;
             }
@@ -359,6 +360,11 @@ public final class Retrier {
         return Math.max(0, config.jitter().apply(backOff.delayNanos(failedAttempts, rnd), previousDelay, backOff, rnd));
     }
 
+    /** The context the attempts share: with a fresh record of failed targets when a balancer uses it. */
+    private TraceContext scopeOf(TraceContext current) {
+        return config.avoidFailedTargets() ? current.withFailedTargets(new FailedTargets()) : current;
+    }
+
     private <T> T runAttempt(CheckedCallable<T> work, TraceContext outer, int attempt) throws Throwable {
         try (TraceScope scope = TraceContextHolder.open(outer.withAttempt(attempt))) {
             if (attemptGuard == null) {
@@ -377,7 +383,10 @@ public final class Retrier {
     }
 
     private Throwable finish(Throwable error, @Nullable List<Throwable> earlier, int attempts, Stop stop,
-            String reason, long callStarted) {
+            String stopReason, long callStarted, TraceContext outer) {
+        FailedTargets failedTargets = outer.failedTargets();
+        String reason = failedTargets == null || failedTargets.snapshot().isEmpty() ? stopReason
+                : stopReason + "; instances that failed were avoided (rule R-5): " + failedTargets.snapshot();
         if (earlier != null) {
             int attached = 0;
             for (Throwable previous : earlier) {

@@ -54,6 +54,8 @@ public final class RetryConfig {
 
     private final boolean onlyUnsentFailures;
 
+    private final boolean avoidFailedTargets;
+
     private RetryConfig(Builder builder) {
         this.maxAttempts = builder.maxAttempts;
         this.backOff = builder.backOff;
@@ -64,6 +66,7 @@ public final class RetryConfig {
         this.attemptTimeout = builder.attemptTimeout;
         this.minAttemptTime = builder.minAttemptTime;
         this.onlyUnsentFailures = builder.onlyUnsentFailures;
+        this.avoidFailedTargets = builder.avoidFailedTargets;
     }
 
     /**
@@ -102,6 +105,7 @@ public final class RetryConfig {
         builder.attemptTimeout = base.attemptTimeout;
         builder.minAttemptTime = base.minAttemptTime;
         builder.onlyUnsentFailures = base.onlyUnsentFailures;
+        builder.avoidFailedTargets = base.avoidFailedTargets;
         return builder;
     }
 
@@ -155,6 +159,16 @@ public final class RetryConfig {
         return onlyUnsentFailures;
     }
 
+    /**
+     * Whether each call keeps a record of the targets its attempts failed on
+     * ({@link io.github.resiliencestarter.context.FailedTargets}), for a load balancer to avoid them.
+     *
+     * @return {@code true} when calls carry the record
+     */
+    public boolean avoidFailedTargets() {
+        return avoidFailedTargets;
+    }
+
     @Override
     public String toString() {
         return "RetryConfig[maxAttempts=" + maxAttempts + ", backOff=" + backOff + ", attemptTimeout="
@@ -181,6 +195,8 @@ public final class RetryConfig {
         private Duration minAttemptTime = DEFAULT_MIN_ATTEMPT_TIME;
 
         private boolean onlyUnsentFailures;
+
+        private boolean avoidFailedTargets;
 
         private Builder() {
         }
@@ -280,6 +296,18 @@ public final class RetryConfig {
                 throw new InvalidSettingException("minAttemptTime", "must not be negative", value);
             }
             this.minAttemptTime = value;
+            return this;
+        }
+
+        /**
+         * Gives each call a record of the targets its attempts failed on, for a client-side load
+         * balancer to send the next attempt elsewhere (rule R-5).
+         *
+         * @param value {@code true} when a balancer reads the record
+         * @return this builder
+         */
+        public Builder avoidFailedTargets(boolean value) {
+            this.avoidFailedTargets = value;
             return this;
         }
 

@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.ClassUtils;
 import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
 
@@ -37,8 +38,18 @@ public class RetryProperties extends RetrySettings implements Validator {
     /** Default spread of proportional jitter. */
     public static final double DEFAULT_JITTER_FACTOR = 0.5;
 
+    private static final boolean LOAD_BALANCER_PRESENT = ClassUtils.isPresent(
+            "org.springframework.cloud.loadbalancer.core.ServiceInstanceListSupplier",
+            RetryProperties.class.getClassLoader());
+
     /** Whether @Retry is applied. */
     private boolean enabled = true;
+
+    /**
+     * With Spring Cloud LoadBalancer: whether each attempt of a retried call avoids the instances
+     * that failed its earlier attempts, while another is available (rule R-5).
+     */
+    private boolean avoidFailedInstances = true;
 
     /** The most attempts any method or instance may configure; more fails the start. */
     private int maxAttemptsCap = DEFAULT_MAX_ATTEMPTS_CAP;
@@ -70,6 +81,14 @@ public class RetryProperties extends RetrySettings implements Validator {
 
     public void setEnabled(boolean enabled) {
         this.enabled = enabled;
+    }
+
+    public boolean isAvoidFailedInstances() {
+        return avoidFailedInstances;
+    }
+
+    public void setAvoidFailedInstances(boolean avoidFailedInstances) {
+        this.avoidFailedInstances = avoidFailedInstances;
     }
 
     public int getMaxAttemptsCap() {
@@ -115,7 +134,9 @@ public class RetryProperties extends RetrySettings implements Validator {
                 classifier.retryAfterSource(source);
             }
         }
-        RetryConfig engineDefaults = RetryConfig.custom().classifier(classifier.build()).build();
+        // with Spring Cloud LoadBalancer, each call records the instances its attempts failed on
+        RetryConfig engineDefaults = RetryConfig.custom().classifier(classifier.build())
+                .avoidFailedTargets(avoidFailedInstances && LOAD_BALANCER_PRESENT).build();
         RetryConfig defaults = merge(engineDefaults, this);
         Map<String, RetryConfig> named = new LinkedHashMap<>();
         instances.forEach((name, instance) -> named.put(name, merge(defaults, instance)));

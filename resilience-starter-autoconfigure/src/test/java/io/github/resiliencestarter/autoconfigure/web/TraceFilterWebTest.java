@@ -79,22 +79,23 @@ class TraceFilterWebTest {
     @Test
     void TP3_theDownstreamSeesABudgetNoLargerThanTheUpstreamHadAndTheSameTraceId() throws Exception {
         HttpResponse<String> response = get("/t/upstream?port=" + port, ResilienceHeaders.TRACE_ID, "chain-1",
-                ResilienceHeaders.TIMEOUT_BUDGET_MS, "800");
+                ResilienceHeaders.TIMEOUT_BUDGET_MS, "5000");
 
+        // generous: the budget only has to be shown to shrink, even on a loaded machine
         assertThat(response.statusCode()).isEqualTo(200);
         JsonNode body = JSON.readTree(response.body());
         long sent = body.get("sentBudgetMs").asLong();
         long downstream = body.get("downstream").get("remainingMs").asLong();
-        assertThat(sent).isPositive().isLessThanOrEqualTo(800);
+        assertThat(sent).isPositive().isLessThanOrEqualTo(5000);
         assertThat(downstream).isPositive().isLessThanOrEqualTo(sent);
         assertThat(body.get("downstream").get("traceId").asText()).isEqualTo("chain-1");
     }
 
     @Test
     void T1_theInboundBudgetBoundsTheDeadlineSeenByTheHandler() throws Exception {
-        JsonNode body = JSON.readTree(get("/t/context", ResilienceHeaders.TIMEOUT_BUDGET_MS, "700",
-                ResilienceHeaders.GRPC_TIMEOUT, "400m").body());
-        assertThat(body.get("remainingMs").asLong()).isPositive().isLessThanOrEqualTo(400);
+        JsonNode body = JSON.readTree(get("/t/context", ResilienceHeaders.TIMEOUT_BUDGET_MS, "7000",
+                ResilienceHeaders.GRPC_TIMEOUT, "4000m").body());
+        assertThat(body.get("remainingMs").asLong()).isPositive().isLessThanOrEqualTo(4000);
 
         JsonNode capped = JSON.readTree(get("/t/context", ResilienceHeaders.TIMEOUT_BUDGET_MS, "999999999").body());
         assertThat(capped.get("remainingMs").asLong()).isPositive().isLessThanOrEqualTo(10_000);

@@ -247,7 +247,7 @@ public class WebTestApplication {
 
         /** Calls /t/context over HTTP, passing down the remaining budget by hand. */
         @GetMapping("/t/upstream")
-        @Timeout("1s")
+        @Timeout("10s")
         public Map<String, Object> upstream(@RequestParam int port) {
             TraceContext context = TraceContextHolder.current();
             long sent = context.deadline().remainingMillis();

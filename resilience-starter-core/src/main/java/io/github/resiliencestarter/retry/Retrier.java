@@ -8,6 +8,7 @@ import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.context.TraceScope;
 import io.github.resiliencestarter.core.Causes;
 import io.github.resiliencestarter.core.CheckedCallable;
+import io.github.resiliencestarter.core.DurationEstimate;
 import io.github.resiliencestarter.retry.backoff.BackOff;
 import io.github.resiliencestarter.timeout.DeadlineExceededException;
 import io.github.resiliencestarter.timeout.TimeoutConfig;
@@ -17,8 +18,12 @@ import io.github.resiliencestarter.timeout.TimeoutRuntime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.random.RandomGenerator;
@@ -59,6 +64,12 @@ public final class Retrier {
 
     private final @Nullable TimeoutGuard attemptGuard;
 
+    /** Runs the attempts of a hedged call side by side; {@code null} when the config does not hedge. */
+    private final @Nullable TimeoutRuntime hedgeRuntime;
+
+    /** The operation's latency percentile, when hedges follow it. */
+    private final @Nullable DurationEstimate latency;
+
     /** Earlier errors attached to the final one at most; keeps huge attempt counts from bloating it. */
     public static final int MAX_SUPPRESSED = 10;
 
@@ -78,6 +89,13 @@ public final class Retrier {
         } else {
             this.attemptGuard = null;
         }
+        HedgePolicy hedge = config.hedge();
+        if (hedge != null && builder.timeoutRuntime == null) {
+            throw new IllegalStateException("hedging on " + operation + " needs a TimeoutRuntime: its executor runs "
+                    + "the parallel attempts");
+        }
+        this.hedgeRuntime = hedge != null ? builder.timeoutRuntime : null;
+        this.latency = hedge != null ? hedge.newEstimate() : null;
     }
 
     /**
@@ -112,7 +130,10 @@ public final class Retrier {
     }
 
     /**
-     * Runs {@code work}, retrying transient failures as the settings allow.
+     * Runs {@code work}, retrying transient failures as the settings allow. With a
+     * {@linkplain RetryConfig#hedge() hedge policy}, the attempts run on the timeout runtime's
+     * executor while the calling thread waits: a slow attempt gets a parallel one after the policy's
+     * delay, the first success wins and the others are interrupted.
      *
      * @param work the work
      * @param <T> the result type
@@ -120,6 +141,24 @@ public final class Retrier {
      * @throws Throwable the last failure, with earlier ones attached as suppressed
      */
     public <T> T call(CheckedCallable<T> work) throws Throwable {
+        return loop(work, hedgeRuntime != null);
+    }
+
+    /**
+     * Runs {@code work} like {@link #call}, but every attempt on the calling thread and never
+     * hedged: for a caller whose thread-bound state must stay with the work, such as an open
+     * transaction.
+     *
+     * @param work the work
+     * @param <T> the result type
+     * @return the first acceptable result, or the last result when attempts ran out on results
+     * @throws Throwable the last failure, with earlier ones attached as suppressed
+     */
+    public <T> T callInPlace(CheckedCallable<T> work) throws Throwable {
+        return loop(work, false);
+    }
+
+    private <T> T loop(CheckedCallable<T> work, boolean hedging) throws Throwable {
         TraceContext outer = TraceContextHolder.current();
         Deadline deadline = outer.deadline();
         if (deadline != null && deadline.isExpired()) {
@@ -132,20 +171,45 @@ public final class Retrier {
         RandomGenerator rnd = random != null ? random : ThreadLocalRandom.current();
         List<Throwable> earlier = null;
         long previousDelay = 0;
-        for (int attempt = 1;; attempt++) {
-            long started = deadline != null ? time.nanoTime() : 0;
+        int attempts = 0;
+        int hedges = 0;
+        for (;;) {
+            long started = deadline != null || hedging ? time.nanoTime() : 0;
             T result = null;
             Throwable failure = null;
-            try {
-                result = runAttempt(work, outer, attempt);
-            } catch (Throwable error) {
-                failure = error;
+            int decisive;
+            boolean hedgeDecided = false;
+            if (hedging) {
+                HedgedRound<T> round = new HedgedRound<>(work, outer, deadline, attempts);
+                round.run(started);
+                attempts = round.attempts;
+                hedges += round.hedges;
+                earlier = round.addOtherFailuresTo(earlier);
+                if (round.interrupted != null) {
+                    // the caller was interrupted while waiting: the attempts are cancelled, nothing is retried
+                    throw finish(round.interrupted, earlier, attempts, hedges, Stop.INTERRUPTED,
+                            Stop.INTERRUPTED.reason, callStarted);
+                }
+                result = round.result;
+                failure = round.failure;
+                decisive = round.decisive;
+                hedgeDecided = decisive != round.first;
+            } else {
+                decisive = ++attempts;
+                try {
+                    result = runAttempt(work, outer, attempts);
+                } catch (Throwable error) {
+                    failure = error;
+                }
             }
-            Decision decision = decide(attempt, failure, result, previousDelay, started, deadline, rnd);
+            Decision decision = decide(attempts, failure, result, previousDelay, started, deadline, rnd);
             if (decision == Decision.ACCEPT) {
+                if (hedgeDecided) {
+                    observer.onHedgeWon(operation, decisive);
+                }
                 if (observed) {
-                    observer.onComplete(operation, attempt == 1 ? RetryOutcome.SUCCESS_WITHOUT_RETRY
-                            : RetryOutcome.SUCCESS_WITH_RETRY, attempt, time.nanoTime() - callStarted);
+                    observer.onComplete(operation, decisive == 1 ? RetryOutcome.SUCCESS_WITHOUT_RETRY
+                            : RetryOutcome.SUCCESS_WITH_RETRY, attempts, time.nanoTime() - callStarted);
                 }
                 return result;
             }
@@ -154,10 +218,10 @@ public final class Retrier {
             if (stop != null) {
                 if (failure == null) {
                     // results kept asking for a retry: the last one is still the answer
-                    observer.onComplete(operation, outcome(attempt, stop), attempt, time.nanoTime() - callStarted);
+                    observer.onComplete(operation, outcome(attempts, stop), attempts, time.nanoTime() - callStarted);
                     return result;
                 }
-                throw finish(failure, earlier, attempt, stop, decision.reason(), callStarted);
+                throw finish(failure, earlier, attempts, hedges, stop, decision.reason(), callStarted);
             }
             if (failure != null) {
                 if (earlier == null) {
@@ -165,7 +229,7 @@ public final class Retrier {
                 }
                 earlier.add(failure);
             }
-            observer.onRetry(operation, attempt + 1, failure, delay);
+            observer.onRetry(operation, attempts + 1, failure, delay);
             try {
                 sleeper.sleep(delay);
             } catch (InterruptedException ex) {
@@ -174,7 +238,8 @@ public final class Retrier {
                     throw ex;
                 }
                 earlier.remove(earlier.size() - 1);
-                throw finish(failure, earlier, attempt, Stop.INTERRUPTED, Stop.INTERRUPTED.reason, callStarted);
+                throw finish(failure, earlier, attempts, hedges, Stop.INTERRUPTED, Stop.INTERRUPTED.reason,
+                        callStarted);
             }
             previousDelay = delay;
         }
@@ -293,12 +358,217 @@ public final class Retrier {
     }
 
     /**
+     * One round of a hedged call: a first attempt, and up to {@code maxHedges} parallel ones
+     * started each time the round has waited the hedge delay, all on the runtime's executor. The
+     * calling thread only waits and decides; it returns on the first acceptable outcome (cancelling
+     * the others), on a failure that is not retryable (likewise), or when every attempt failed.
+     * Only the calling thread touches the fields; workers hand their outcomes over the queue.
+     */
+    private final class HedgedRound<T> {
+
+        private final CheckedCallable<T> work;
+
+        private final TraceContext outer;
+
+        private final @Nullable Deadline deadline;
+
+        private final BlockingQueue<Finished<T>> finished = new LinkedBlockingQueue<>();
+
+        private final List<Flight> inFlight = new ArrayList<>(2);
+
+        /** Attempts of the whole call started so far, this round's included. */
+        int attempts;
+
+        /** Hedges this round started. */
+        int hedges;
+
+        /** The number of this round's first attempt. */
+        final int first;
+
+        /** The attempt whose outcome decides the round. */
+        int decisive;
+
+        @Nullable T result;
+
+        @Nullable Throwable failure;
+
+        /** Set when the calling thread was interrupted while waiting. */
+        @Nullable InterruptedException interrupted;
+
+        private @Nullable List<Throwable> otherFailures;
+
+        HedgedRound(CheckedCallable<T> work, TraceContext outer, @Nullable Deadline deadline, int attemptsBefore) {
+            this.work = work;
+            this.outer = outer;
+            this.deadline = deadline;
+            this.attempts = attemptsBefore;
+            this.first = attemptsBefore + 1;
+        }
+
+        void run(long roundStarted) {
+            HedgePolicy policy = config.hedge();
+            Flight primary = start(first);
+            attempts = first;
+            if (primary == null) {
+                // executor saturated: the caller runs this round's attempt itself, unhedged
+                decisive = first;
+                try {
+                    result = runAttempt(work, outer, first);
+                } catch (Throwable error) {
+                    failure = error;
+                }
+                return;
+            }
+            long delay = policy.delayNanos(latency);
+            long nextHedge = roundStarted + delay;
+            boolean mayHedge = true;
+            try {
+                for (;;) {
+                    Finished<T> done;
+                    if (mayHedge && hedges < policy.maxHedges() && attempts < config.maxAttempts()) {
+                        long wait = nextHedge - time.nanoTime();
+                        done = wait > 0 ? finished.poll(wait, TimeUnit.NANOSECONDS) : finished.poll();
+                        if (done == null) {
+                            mayHedge = startHedge(delay, time.nanoTime() - roundStarted);
+                            nextHedge = time.nanoTime() + delay;
+                            continue;
+                        }
+                    } else {
+                        done = finished.take();
+                    }
+                    inFlight.remove(done.flight);
+                    boolean accepted = isAcceptable(done.failure, done.result);
+                    boolean unretryable = done.failure != null && !isRetryable(done.failure);
+                    if (accepted || unretryable || inFlight.isEmpty()) {
+                        if (accepted) {
+                            recordLatency(primary, done);
+                        }
+                        decisive = done.flight.number;
+                        result = done.result;
+                        failure = done.failure;
+                        cancelInFlight();
+                        return;
+                    }
+                    // retryable, or a result asking for a retry, while others still run: wait for them
+                    if (done.failure != null) {
+                        if (otherFailures == null) {
+                            otherFailures = new ArrayList<>(2);
+                        }
+                        otherFailures.add(done.failure);
+                    }
+                }
+            } catch (InterruptedException ex) {
+                cancelInFlight();
+                Thread.currentThread().interrupt();
+                interrupted = ex;
+            }
+        }
+
+        /**
+         * Starts a hedge unless the deadline is too close for an attempt of the expected length
+         * (the hedge delay, or the minimum attempt time), the budget refuses a token, or the
+         * executor is saturated; returns whether one started.
+         */
+        private boolean startHedge(long delay, long waited) {
+            if (deadline != null && deadline.remainingNanos() < Math.max(config.minAttemptTime().toNanos(), delay)) {
+                return false;
+            }
+            // a hedge is an extra call to the downstream like a retry: a sick one must not see it doubled
+            if (!config.budget().tryAcquireRetry()) {
+                return false;
+            }
+            if (start(attempts + 1) == null) {
+                return false;
+            }
+            attempts++;
+            hedges++;
+            observer.onHedge(operation, attempts, waited);
+            return true;
+        }
+
+        private @Nullable Flight start(int number) {
+            Flight flight = new Flight(number, time.nanoTime());
+            try {
+                flight.future = hedgeRuntime.offload(() -> {
+                    T value = null;
+                    Throwable error = null;
+                    try {
+                        value = runAttempt(work, outer, number);
+                    } catch (Throwable ex) {
+                        error = ex;
+                    }
+                    finished.add(new Finished<>(flight, value, error, time.nanoTime()));
+                    return null;
+                });
+            } catch (RejectedExecutionException ex) {
+                return null;
+            }
+            inFlight.add(flight);
+            return flight;
+        }
+
+        /**
+         * Feeds the percentile: the first attempt's duration when it won, or how long it had run when
+         * a hedge won. The latter is a lower bound, and enough: it lies above the hedge delay, so it
+         * keeps the slow calls in the tail that the hedges hide from view.
+         */
+        private void recordLatency(Flight primary, Finished<T> winner) {
+            if (latency == null) {
+                return;
+            }
+            if (winner.flight == primary) {
+                latency.record(winner.endedNanos - primary.startedNanos);
+            } else if (inFlight.contains(primary)) {
+                latency.record(time.nanoTime() - primary.startedNanos);
+            }
+        }
+
+        private void cancelInFlight() {
+            for (Flight flight : inFlight) {
+                Future<?> future = flight.future;
+                if (future != null) {
+                    future.cancel(true);
+                }
+            }
+            inFlight.clear();
+        }
+
+        @Nullable List<Throwable> addOtherFailuresTo(@Nullable List<Throwable> earlier) {
+            if (otherFailures == null) {
+                return earlier;
+            }
+            List<Throwable> all = earlier != null ? earlier : new ArrayList<>(config.maxAttempts());
+            all.addAll(otherFailures);
+            return all;
+        }
+    }
+
+    /** One attempt of a hedged round on its way. */
+    private static final class Flight {
+
+        final int number;
+
+        final long startedNanos;
+
+        volatile @Nullable Future<?> future;
+
+        Flight(int number, long startedNanos) {
+            this.number = number;
+            this.startedNanos = startedNanos;
+        }
+    }
+
+    /** How one attempt of a hedged round ended. */
+    private record Finished<T>(Flight flight, @Nullable T result, @Nullable Throwable failure, long endedNanos) {
+    }
+
+    /**
      * What follows an attempt, the one decision both the blocking and the asynchronous loops take:
      * accept the outcome, stop for a reason, or retry after a delay.
      */
     private Decision decide(int attempt, @Nullable Throwable failure, @Nullable Object result, long previousDelay,
             long started, @Nullable Deadline deadline, RandomGenerator rnd) {
-        if (failure == null && (config.retryOnResult() == null || !config.retryOnResult().test(result))) {
+        if (isAcceptable(failure, result)) {
             return Decision.ACCEPT;
         }
         if (failure != null && !isRetryable(failure)) {
@@ -333,6 +603,10 @@ public final class Retrier {
         String reason() {
             return why == null ? stop.reason : stop.reason + ": " + why;
         }
+    }
+
+    private boolean isAcceptable(@Nullable Throwable failure, @Nullable Object result) {
+        return failure == null && (config.retryOnResult() == null || !config.retryOnResult().test(result));
     }
 
     private boolean isRetryable(Throwable failure) {
@@ -378,6 +652,11 @@ public final class Retrier {
 
     private Throwable finish(Throwable error, @Nullable List<Throwable> earlier, int attempts, Stop stop,
             String reason, long callStarted) {
+        return finish(error, earlier, attempts, 0, stop, reason, callStarted);
+    }
+
+    private Throwable finish(Throwable error, @Nullable List<Throwable> earlier, int attempts, int hedges, Stop stop,
+            String reason, long callStarted) {
         if (earlier != null) {
             int attached = 0;
             for (Throwable previous : earlier) {
@@ -388,7 +667,7 @@ public final class Retrier {
             }
         }
         RetryOutcome outcome = outcome(attempts, stop);
-        error.addSuppressed(new RetrySummary(operation, attempts, outcome, reason));
+        error.addSuppressed(new RetrySummary(operation, attempts, hedges, outcome, reason));
         if (stop != Stop.NOT_RETRYABLE || attempts > 1) {
             // R-S1: one line per failed call, with the trace id from the MDC; the error is rethrown
             log.warn("{} failed after {} attempt(s), {}: {}", operation, attempts, reason, error.toString());

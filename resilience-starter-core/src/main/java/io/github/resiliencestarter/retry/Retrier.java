@@ -252,6 +252,10 @@ public final class Retrier {
      * builds a new result on the thread that starts the attempt, inside the trace context with that
      * attempt's number. Cancelling the returned future cancels the attempt in flight and stops.
      *
+     * <p>With a {@linkplain RetryConfig#hedge() hedge policy}, a round whose attempts have not
+     * completed after the policy's delay gets a parallel attempt, built on the timeout runtime's
+     * executor; the first acceptable completion wins and the others' futures are cancelled.
+     *
      * @param work builds one attempt's asynchronous result
      * @param <T> the result type
      * @return the first acceptable result, or the last failure with earlier ones suppressed
@@ -268,7 +272,12 @@ public final class Retrier {
         return result;
     }
 
-    /** One asynchronous call: its attempts run one after another, each started by the last one's end. */
+    /**
+     * One asynchronous call: its rounds run one after another, each started by the last one's end.
+     * Without hedging a round is one attempt; with hedging, a round may add parallel attempts
+     * (hedges), started on the runtime's executor by a scheduled task, until one is accepted or all
+     * failed. A round's state is guarded by the round itself: its attempts complete on any thread.
+     */
     private final class AsyncCall<T> {
 
         private final CheckedCallable<? extends CompletionStage<T>> work;
@@ -283,6 +292,11 @@ public final class Retrier {
 
         private long previousDelay;
 
+        /** Attempts started so far, hedges included; changed only by the round in progress. */
+        private int attempts;
+
+        private int hedges;
+
         AsyncCall(CheckedCallable<? extends CompletionStage<T>> work, TraceContext outer, CompletableFuture<T> result) {
             this.work = work;
             this.outer = outer;
@@ -293,15 +307,140 @@ public final class Retrier {
             if (result.isDone()) {
                 return; // cancelled by the caller while waiting
             }
+            if (hedgeRuntime != null) {
+                round(attempt);
+                return;
+            }
+            attempts = attempt;
             long started = time.nanoTime();
             CompletableFuture<T> stage = startAttempt(attempt);
+            cancelWithCaller(stage);
+            stage.whenComplete((value, failure) -> settle(attempt, false, started, value,
+                    failure == null ? null : Causes.unwrapAsync(failure), null));
+        }
+
+        private void cancelWithCaller(CompletableFuture<T> stage) {
             result.whenComplete((value, failure) -> {
                 if (result.isCancelled()) {
                     stage.cancel(true);
                 }
             });
-            stage.whenComplete((value, failure) -> settle(attempt, started, value,
+        }
+
+        private void round(int first) {
+            AsyncRound<T> round = new AsyncRound<>(first, time.nanoTime());
+            synchronized (round) {
+                attempts = first;
+                launch(round, first);
+                if (!round.over) {
+                    scheduleHedge(round, config.hedge().delayNanos(latency));
+                }
+            }
+        }
+
+        /** Starts one attempt of {@code round} on the current thread; the caller holds the round. */
+        private void launch(AsyncRound<T> round, int number) {
+            AsyncFlight<T> flight = new AsyncFlight<>(number, time.nanoTime());
+            if (number == round.first) {
+                round.primary = flight;
+            }
+            round.inFlight.add(flight);
+            flight.stage = startAttempt(number);
+            cancelWithCaller(flight.stage);
+            flight.stage.whenComplete((value, failure) -> finished(round, flight, value,
                     failure == null ? null : Causes.unwrapAsync(failure)));
+        }
+
+        private void scheduleHedge(AsyncRound<T> round, long delay) {
+            if (round.hedges >= config.hedge().maxHedges() || attempts >= config.maxAttempts()) {
+                return;
+            }
+            // TTL carries the trace context and MDC to the scheduler's thread, and from there to the worker
+            CompletableFuture.delayedExecutor(delay, TimeUnit.NANOSECONDS)
+                    .execute(TtlRunnable.get(() -> hedgeDue(round, delay)));
+        }
+
+        private void hedgeDue(AsyncRound<T> round, long delay) {
+            int number;
+            synchronized (round) {
+                Deadline deadline = outer.deadline();
+                if (round.over || result.isDone() || round.hedges >= config.hedge().maxHedges()
+                        || attempts >= config.maxAttempts()
+                        || (deadline != null && deadline.remainingNanos()
+                                < Math.max(config.minAttemptTime().toNanos(), delay))
+                        || !config.budget().tryAcquireRetry()) {
+                    return;
+                }
+                number = ++attempts;
+                round.hedges++;
+                hedges++;
+            }
+            try {
+                hedgeRuntime.offload(() -> {
+                    synchronized (round) {
+                        if (!round.over) {
+                            observer.onHedge(operation, number, time.nanoTime() - round.started);
+                            launch(round, number);
+                            if (!round.over) {
+                                scheduleHedge(round, delay);
+                            }
+                        }
+                    }
+                    return null;
+                });
+            } catch (RejectedExecutionException ex) {
+                synchronized (round) {
+                    // executor saturated: the hedge never started, give its number back
+                    attempts--;
+                    round.hedges--;
+                    hedges--;
+                }
+            }
+        }
+
+        private void finished(AsyncRound<T> round, AsyncFlight<T> flight, @Nullable T value,
+                @Nullable Throwable failure) {
+            int decidingAttempts;
+            List<Throwable> others;
+            synchronized (round) {
+                if (round.over) {
+                    return; // a loser, cancelled or late
+                }
+                round.inFlight.remove(flight);
+                boolean accepted = isAcceptable(failure, value);
+                boolean unretryable = failure != null && !isRetryable(failure);
+                if (!accepted && !unretryable && !round.inFlight.isEmpty()) {
+                    if (failure != null) {
+                        round.otherFailures.add(failure);
+                    }
+                    return; // the others in flight may still succeed
+                }
+                round.over = true;
+                if (accepted && latency != null) {
+                    AsyncFlight<T> primary = round.primary;
+                    if (flight == primary) {
+                        latency.record(time.nanoTime() - primary.started);
+                    } else if (primary != null && round.inFlight.contains(primary)) {
+                        // a lower bound of the slow first attempt, above the hedge delay (see HedgedRound)
+                        latency.record(time.nanoTime() - primary.started);
+                    }
+                }
+                for (AsyncFlight<T> other : round.inFlight) {
+                    if (other.stage != null) {
+                        other.stage.cancel(true);
+                    }
+                }
+                round.inFlight.clear();
+                decidingAttempts = attempts;
+                others = round.otherFailures;
+            }
+            if (!others.isEmpty()) {
+                if (earlier == null) {
+                    earlier = new ArrayList<>(config.maxAttempts());
+                }
+                earlier.addAll(others);
+            }
+            settle(decidingAttempts, flight.number != round.first, round.started, value, failure, flight);
         }
 
         private CompletableFuture<T> startAttempt(int attempt) {
@@ -323,11 +462,20 @@ public final class Retrier {
             }
         }
 
-        private void settle(int attempt, long started, @Nullable T value, @Nullable Throwable failure) {
+        /**
+         * Decides after a round: {@code attempt} is the number of attempts started so far,
+         * {@code decisive} the flight whose outcome decided (null without hedging).
+         */
+        private void settle(int attempt, boolean hedgeDecided, long started, @Nullable T value,
+                @Nullable Throwable failure, @Nullable AsyncFlight<T> decisive) {
             RandomGenerator rnd = random != null ? random : ThreadLocalRandom.current();
             Decision decision = decide(attempt, failure, value, previousDelay, started, outer.deadline(), rnd);
             if (decision == Decision.ACCEPT) {
-                observer.onComplete(operation, attempt == 1 ? RetryOutcome.SUCCESS_WITHOUT_RETRY
+                int winner = decisive != null ? decisive.number : attempt;
+                if (hedgeDecided) {
+                    observer.onHedgeWon(operation, winner);
+                }
+                observer.onComplete(operation, winner == 1 ? RetryOutcome.SUCCESS_WITHOUT_RETRY
                         : RetryOutcome.SUCCESS_WITH_RETRY, attempt, time.nanoTime() - callStarted);
                 result.complete(value);
                 return;
@@ -338,8 +486,8 @@ public final class Retrier {
                             time.nanoTime() - callStarted);
                     result.complete(value);
                 } else {
-                    result.completeExceptionally(finish(failure, earlier, attempt, decision.stop(), decision.reason(),
-                            callStarted));
+                    result.completeExceptionally(finish(failure, earlier, attempt, hedges, decision.stop(),
+                            decision.reason(), callStarted));
                 }
                 return;
             }
@@ -354,6 +502,44 @@ public final class Retrier {
             // the wait is a scheduled task, not a parked thread; TTL carries the MDC and other TTL values
             CompletableFuture.delayedExecutor(decision.delay(), TimeUnit.NANOSECONDS)
                     .execute(TtlRunnable.get(() -> attempt(attempt + 1)));
+        }
+    }
+
+    /** One round of a hedged asynchronous call; guarded by itself. */
+    private static final class AsyncRound<T> {
+
+        final int first;
+
+        final long started;
+
+        final List<AsyncFlight<T>> inFlight = new ArrayList<>(2);
+
+        final List<Throwable> otherFailures = new ArrayList<>(1);
+
+        int hedges;
+
+        boolean over;
+
+        @Nullable AsyncFlight<T> primary;
+
+        AsyncRound(int first, long started) {
+            this.first = first;
+            this.started = started;
+        }
+    }
+
+    /** One attempt of a hedged asynchronous round. */
+    private static final class AsyncFlight<T> {
+
+        final int number;
+
+        final long started;
+
+        @Nullable CompletableFuture<T> stage;
+
+        AsyncFlight(int number, long started) {
+            this.number = number;
+            this.started = started;
         }
     }
 

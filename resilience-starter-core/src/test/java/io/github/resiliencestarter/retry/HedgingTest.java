@@ -17,6 +17,7 @@ import io.github.resiliencestarter.timeout.TimeoutRuntime;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -361,5 +362,74 @@ class HedgingTest {
                 .isInstanceOf(InvalidSettingException.class).hasMessageContaining("at least 2");
         assertThatThrownBy(() -> Retrier.of("Test.read", hedged(HedgePolicy.atPercentile(95)).build()))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("needs a TimeoutRuntime");
+    }
+
+    @Test
+    void asyncTheFirstCompletionWinsAndTheSlowAttemptsFutureIsCancelled() throws Exception {
+        CompletableFuture<String> slow = new CompletableFuture<>();
+        Set<Integer> numbers = ConcurrentHashMap.newKeySet();
+        Recorder recorder = new Recorder();
+        Retrier retrier = retrier(hedged(HedgePolicy.after(Duration.ofMillis(20))).build(), recorder);
+
+        CompletableFuture<String> result = retrier.callAsync(() -> {
+            int attempt = TraceContextHolder.current().attempt();
+            numbers.add(attempt);
+            return attempt == 1 ? slow : CompletableFuture.completedFuture("hedge");
+        });
+
+        assertThat(result.get(GENEROUS_SECONDS, TimeUnit.SECONDS)).isEqualTo("hedge");
+        assertThat(slow).isCancelled();
+        assertThat(numbers).containsExactlyInAnyOrder(1, 2);
+        assertThat(recorder.hedges).hasValue(1);
+        assertThat(recorder.won).hasValue(1);
+    }
+
+    @Test
+    void R6_anAsyncCallWithADeniedBudgetStartsNoHedge() throws Exception {
+        RetryBudget spent = new RetryBudget() {
+            @Override
+            public void recordCall() {
+            }
+
+            @Override
+            public boolean tryAcquireRetry() {
+                return false;
+            }
+        };
+        AtomicInteger attempts = new AtomicInteger();
+        Retrier retrier = retrier(hedged(HedgePolicy.after(Duration.ofMillis(5))).budget(spent).build());
+
+        CompletableFuture<String> result = retrier.callAsync(() -> {
+            attempts.incrementAndGet();
+            return CompletableFuture.supplyAsync(() -> "first",
+                    CompletableFuture.delayedExecutor(NEVER_MILLIS, TimeUnit.MILLISECONDS));
+        });
+
+        assertThat(result.get(GENEROUS_SECONDS, TimeUnit.SECONDS)).isEqualTo("first");
+        assertThat(attempts).hasValue(1);
+    }
+
+    @Test
+    void asyncWhenEveryAttemptFailedTheNextRoundHedgesAgain() throws Exception {
+        Recorder recorder = new Recorder();
+        Retrier retrier = retrier(hedged(HedgePolicy.after(Duration.ofMillis(5))).maxAttempts(4).build(), recorder);
+        CompletableFuture<String> firstRoundFails = new CompletableFuture<>();
+
+        CompletableFuture<String> result = retrier.callAsync(() -> {
+            int attempt = TraceContextHolder.current().attempt();
+            if (attempt == 1) {
+                return firstRoundFails;
+            }
+            if (attempt == 2) {
+                // the hedge fails, then the first attempt: the round has failed as a whole
+                firstRoundFails.completeExceptionally(new RetryableException("BUSY", "attempt 1"));
+                return CompletableFuture.failedFuture(new RetryableException("BUSY", "attempt 2"));
+            }
+            return attempt == 3 ? new CompletableFuture<>() : CompletableFuture.completedFuture("attempt 4");
+        });
+
+        assertThat(result.get(GENEROUS_SECONDS, TimeUnit.SECONDS)).isEqualTo("attempt 4");
+        assertThat(recorder.hedges).hasValue(2);
+        assertThat(recorder.won).hasValue(1);
     }
 }

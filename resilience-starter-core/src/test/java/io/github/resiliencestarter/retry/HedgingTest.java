@@ -112,7 +112,7 @@ class HedgingTest {
         String result = retrier.call(() -> {
             if (TraceContextHolder.current().attempt() == 1) {
                 try {
-                    never.await();
+                    await(never);
                 } catch (InterruptedException ex) {
                     slowInterrupted.countDown();
                     throw ex;
@@ -154,7 +154,7 @@ class HedgingTest {
                     started.incrementAndGet();
                     threeStarted.countDown();
                     fourthStarted.countDown();
-                    release.await();
+                    await(release);
                     return "done";
                 });
             } catch (Throwable ex) {
@@ -214,7 +214,7 @@ class HedgingTest {
                 traceIds.add(String.valueOf(context.traceId()));
                 deadlines.add(context.deadline());
                 allStarted.countDown();
-                allStarted.await();
+                await(allStarted);
                 return "done";
             });
         }
@@ -256,11 +256,11 @@ class HedgingTest {
             int attempt = TraceContextHolder.current().attempt();
             if (attempt <= 2) {
                 firstRoundStarted.countDown();
-                firstRoundStarted.await();
+                await(firstRoundStarted);
                 throw new RetryableException("BUSY", "attempt " + attempt);
             }
             secondRoundStarted.countDown();
-            secondRoundStarted.await();
+            await(secondRoundStarted);
             return "attempt " + attempt;
         });
 
@@ -277,7 +277,7 @@ class HedgingTest {
 
         Throwable error = catchThrowable(() -> retrier.call(() -> {
             bothStarted.countDown();
-            bothStarted.await();
+            await(bothStarted);
             throw new RetryableException("BUSY", "attempt " + TraceContextHolder.current().attempt());
         }));
 
@@ -300,12 +300,12 @@ class HedgingTest {
 
         assertThatThrownBy(() -> retrier.call(() -> {
             if (TraceContextHolder.current().attempt() == 1) {
-                hedgeStarted.await();
+                await(hedgeStarted);
                 throw new NonRetryableException("NOT_FOUND", "no such order");
             }
             hedgeStarted.countDown();
             try {
-                never.await();
+                await(never);
             } catch (InterruptedException ex) {
                 hedgeInterrupted.countDown();
                 throw ex;

@@ -10,6 +10,7 @@ import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.spring.aop.IdempotencyMarker;
 import io.github.resiliencestarter.spring.aop.RetryOperationSource;
 import java.net.ConnectException;
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -19,6 +20,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.web.bind.annotation.GetMapping;
+import reactor.core.publisher.Mono;
 
 /** {@code @Retry(hedgeDelay)} through the proxy, and the startup checks that refuse it. */
 class HedgingAnnotationTest {
@@ -51,13 +53,27 @@ class HedgingAnnotationTest {
             attempts.add(attempt);
             if (attempt == 1) {
                 try {
-                    new CountDownLatch(1).await();
+                    new CountDownLatch(1).await(GENEROUS_SECONDS, TimeUnit.SECONDS);
                 } catch (InterruptedException ex) {
                     firstInterrupted.countDown();
                     throw ex;
                 }
             }
             return "42 for " + sku;
+        }
+
+        final CountDownLatch firstMonoCancelled = new CountDownLatch(1);
+
+        public CountDownLatch firstMonoCancelled() {
+            return firstMonoCancelled;
+        }
+
+        @Retry(idempotent = true, hedgeDelay = "20ms")
+        public Mono<String> priceLater(String sku) {
+            if (TraceContextHolder.current().attempt() == 1) {
+                return Mono.<String>never().doOnCancel(firstMonoCancelled::countDown);
+            }
+            return Mono.just("42 for " + sku);
         }
 
         @Retry(idempotent = true, hedgeDelay = "${catalogue.hedge:p95}", maxHedges = 2)
@@ -140,6 +156,16 @@ class HedgingAnnotationTest {
             assertThat(catalogue.attempts()).containsExactlyInAnyOrder(1, 2);
             assertThat(context.getBean(RetryOperationSource.class).get(Catalogue.class.getMethod("price",
                     String.class), Catalogue.class).retrier().config().hedge()).hasToString("after 20ms, at most 1 hedge");
+        });
+    }
+
+    @Test
+    void aMonoThatDoesNotCompleteIsHedgedAndTheSlowSubscriptionIsCancelled() {
+        runner.withBean(Catalogue.class).run(context -> {
+            Catalogue catalogue = context.getBean(Catalogue.class);
+            assertThat(catalogue.priceLater("sku-2").block(Duration.ofSeconds(GENEROUS_SECONDS)))
+                    .isEqualTo("42 for sku-2");
+            assertThat(catalogue.firstMonoCancelled().await(GENEROUS_SECONDS, TimeUnit.SECONDS)).isTrue();
         });
     }
 

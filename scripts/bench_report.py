@@ -19,10 +19,15 @@ def load(path):
         params = entry.get("params") or {}
         if params:
             key += "[" + ",".join(f"{k}={v}" for k, v in sorted(params.items())) + "]"
-        raw = [value for fork in entry["primaryMetric"]["rawData"] for value in fork]
+        metric = entry["primaryMetric"]
+        if "rawData" in metric:
+            median = statistics.median([value for fork in metric["rawData"] for value in fork])
+        else:
+            # sample-time mode keeps a histogram, not per-iteration scores: its own p50
+            median = metric["scorePercentiles"]["50.0"]
         alloc = entry.get("secondaryMetrics", {}).get("gc.alloc.rate.norm", {}).get("score")
         results[key] = {
-            "median": statistics.median(raw),
+            "median": median,
             "error": entry["primaryMetric"]["scoreError"],
             "unit": entry["primaryMetric"]["scoreUnit"],
             "alloc": alloc,

@@ -116,6 +116,29 @@ public @interface Retry {
     String attemptTimeout() default "";
 
     /**
+     * Hedging, for idempotent reads whose slow calls should not set the caller's p99: a call still
+     * running after this delay gets a parallel attempt; the first success wins and the others are
+     * cancelled. Empty: no hedging. A duration ({@code "50ms"}, or a placeholder): a fixed delay.
+     * {@code "p95"} (any percentile {@code p1} to {@code p99.9}): the method's observed latency
+     * percentile, never below 1 ms, and 100 ms until 50 calls were observed.
+     *
+     * <p>A hedge is an attempt: it has its own number, counts towards {@link #maxAttempts()} and
+     * takes a token of the retry budget. Hedged methods run their attempts on the {@code @Timeout}
+     * executor. Only for methods that are safe to run twice at the same time: a GET/HEAD/PUT/DELETE/
+     * OPTIONS handler or {@code idempotent = true}; anything else fails the start (docs/retry.md).
+     *
+     * @return the hedge delay, a percentile, or empty for none
+     */
+    String hedgeDelay() default "";
+
+    /**
+     * With {@link #hedgeDelay()}: the most parallel attempts beside the first; -1 for the default, 1.
+     *
+     * @return the hedge limit
+     */
+    int maxHedges() default -1;
+
+    /**
      * A method of the same class called with the final error after the last attempt failed; same
      * parameters plus an optional trailing {@link Throwable} type. Checked at startup.
      *

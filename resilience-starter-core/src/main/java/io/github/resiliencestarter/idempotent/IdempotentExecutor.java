@@ -10,6 +10,7 @@ import io.github.resiliencestarter.context.TraceIds;
 import io.github.resiliencestarter.context.TraceScope;
 import io.github.resiliencestarter.core.Causes;
 import io.github.resiliencestarter.core.CheckedCallable;
+import io.github.resiliencestarter.core.DurationEstimate;
 import io.github.resiliencestarter.idempotent.internal.LeaseKeeper;
 import java.lang.reflect.Type;
 import java.util.Map;
@@ -464,19 +465,20 @@ public final class IdempotentExecutor {
     }
 
     private void recordDuration(IdempotentCall call, long started) {
-        durations.computeIfAbsent(call.operation(), operation -> new DurationEstimate())
+        durations.computeIfAbsent(call.operation(), operation -> DurationEstimate.median())
                 .record(time.nanoTime() - started);
     }
 
     /**
-     * When a duplicate of work in progress should come back: the operation's typical duration from
+     * When a duplicate of work in progress should come back: the operation's median duration over
      * recent executions, never past the first call's lease, at least one second and at most a
      * minute; the lease alone when the operation has no history here yet.
      */
     private long retryAfterSeconds(IdempotentCall call, IdempotencyRecord existing) {
         long leaseLeftMillis = existing.leaseExpiresAt() - time.epochMillis();
         DurationEstimate estimate = durations.get(call.operation());
-        long millis = estimate == null ? leaseLeftMillis : Math.min(estimate.typicalMillis(), leaseLeftMillis);
+        long typical = estimate == null ? -1 : estimate.estimateNanos();
+        long millis = typical < 0 ? leaseLeftMillis : Math.min(typical / 1_000_000, leaseLeftMillis);
         long seconds = (Math.max(0, millis) + 999) / 1000;
         return Math.max(1, Math.min(seconds, 60));
     }

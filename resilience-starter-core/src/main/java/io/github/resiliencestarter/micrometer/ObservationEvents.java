@@ -17,6 +17,9 @@ public class ObservationEvents implements RetryObserver, IdempotencyObserver {
     private static final Observation.Event RETRY = Observation.Event.of("resilience.retry",
             "a @Retry attempt failed and another follows");
 
+    private static final Observation.Event HEDGE = Observation.Event.of("resilience.retry.hedge",
+            "a @Retry attempt was slow and a parallel one started");
+
     private final ObservationRegistry registry;
 
     /**
@@ -33,6 +36,14 @@ public class ObservationEvents implements RetryObserver, IdempotencyObserver {
         Observation current = registry.getCurrentObservation();
         if (current != null) {
             current.event(RETRY);
+        }
+    }
+
+    @Override
+    public void onHedge(String operation, int attempt, long delayNanos) {
+        Observation current = registry.getCurrentObservation();
+        if (current != null) {
+            current.event(HEDGE);
         }
     }
 

@@ -23,7 +23,8 @@ import org.jspecify.annotations.Nullable;
  * rejected, budget_spent); publishes p50/p99 so the timeout advisor can compare;</li>
  * <li>{@value #RETRY_CALLS}: timer, tags {@code name}, {@code outcome} (success_without_retry,
  * success_with_retry, failed_with_retry, failed_without_retry, budget_denied);</li>
- * <li>{@value #RETRY_ATTEMPTS}: counter of attempts, tag {@code name};</li>
+ * <li>{@value #RETRY_ATTEMPTS}: counter of attempts (hedges included), tag {@code name};</li>
+ * <li>{@value #RETRY_HEDGES}: counter of hedges, tags {@code name}, {@code event} (started, won);</li>
  * <li>{@value #IDEMPOTENT_CALLS}: counter, tags {@code name}, {@code outcome} (executed, replayed,
  * in_progress, key_reused, store_error, lease_lost).</li>
  * </ul>
@@ -41,6 +42,9 @@ public class ResilienceMetrics implements TimeoutObserver, RetryObserver, Idempo
     /** Counter of {@code @Retry} attempts. */
     public static final String RETRY_ATTEMPTS = "resilience.retry.attempts";
 
+    /** Counter of hedges of {@code @Retry(hedgeDelay)} calls, started and won. */
+    public static final String RETRY_HEDGES = "resilience.retry.hedges";
+
     /** Counter of {@code @Idempotent} calls. */
     public static final String IDEMPOTENT_CALLS = "resilience.idempotent.calls";
 
@@ -53,6 +57,9 @@ public class ResilienceMetrics implements TimeoutObserver, RetryObserver, Idempo
     private final Map<String, Counter> retryAttempts = new ConcurrentHashMap<>();
 
     private final Map<String, Counter[]> idempotentCounters = new ConcurrentHashMap<>();
+
+    /** Per operation: hedges started, hedges won. */
+    private final Map<String, Counter[]> hedgeCounters = new ConcurrentHashMap<>();
 
     /**
      * Creates the recorder.
@@ -75,6 +82,24 @@ public class ResilienceMetrics implements TimeoutObserver, RetryObserver, Idempo
                 RetryOutcome::tag))[outcome.ordinal()].record(nanos, TimeUnit.NANOSECONDS);
         retryAttempts.computeIfAbsent(operation, name -> Counter.builder(RETRY_ATTEMPTS).tag("name", name)
                 .description("Attempts made by @Retry, first attempts included").register(registry)).increment(attempts);
+    }
+
+    @Override
+    public void onHedge(String operation, int attempt, long delayNanos) {
+        hedgeCounters(operation)[0].increment();
+    }
+
+    @Override
+    public void onHedgeWon(String operation, int attempt) {
+        hedgeCounters(operation)[1].increment();
+    }
+
+    private Counter[] hedgeCounters(String operation) {
+        return hedgeCounters.computeIfAbsent(operation, name -> new Counter[] {
+            Counter.builder(RETRY_HEDGES).tag("name", name).tag("event", "started")
+                    .description("Parallel attempts started by @Retry(hedgeDelay)").register(registry),
+            Counter.builder(RETRY_HEDGES).tag("name", name).tag("event", "won")
+                    .description("Parallel attempts whose result was used").register(registry)});
     }
 
     @Override

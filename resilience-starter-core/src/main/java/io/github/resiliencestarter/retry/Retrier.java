@@ -9,6 +9,7 @@ import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.context.TraceScope;
 import io.github.resiliencestarter.core.Causes;
 import io.github.resiliencestarter.core.CheckedCallable;
+import io.github.resiliencestarter.core.DurationEstimate;
 import io.github.resiliencestarter.retry.backoff.BackOff;
 import io.github.resiliencestarter.timeout.DeadlineExceededException;
 import io.github.resiliencestarter.timeout.TimeoutConfig;
@@ -18,8 +19,12 @@ import io.github.resiliencestarter.timeout.TimeoutRuntime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.random.RandomGenerator;
@@ -60,6 +65,12 @@ public final class Retrier {
 
     private final @Nullable TimeoutGuard attemptGuard;
 
+    /** Runs the attempts of a hedged call side by side; {@code null} when the config does not hedge. */
+    private final @Nullable TimeoutRuntime hedgeRuntime;
+
+    /** The operation's latency percentile, when hedges follow it. */
+    private final @Nullable DurationEstimate latency;
+
     /** Earlier errors attached to the final one at most; keeps huge attempt counts from bloating it. */
     public static final int MAX_SUPPRESSED = 10;
 
@@ -79,6 +90,13 @@ public final class Retrier {
         } else {
             this.attemptGuard = null;
         }
+        HedgePolicy hedge = config.hedge();
+        if (hedge != null && builder.timeoutRuntime == null) {
+            throw new IllegalStateException("hedging on " + operation + " needs a TimeoutRuntime: its executor runs "
+                    + "the parallel attempts");
+        }
+        this.hedgeRuntime = hedge != null ? builder.timeoutRuntime : null;
+        this.latency = hedge != null ? hedge.newEstimate() : null;
     }
 
     /**
@@ -113,7 +131,10 @@ public final class Retrier {
     }
 
     /**
-     * Runs {@code work}, retrying transient failures as the settings allow.
+     * Runs {@code work}, retrying transient failures as the settings allow. With a
+     * {@linkplain RetryConfig#hedge() hedge policy}, the attempts run on the timeout runtime's
+     * executor while the calling thread waits: a slow attempt gets a parallel one after the policy's
+     * delay, the first success wins and the others are interrupted.
      *
      * @param work the work
      * @param <T> the result type
@@ -121,6 +142,24 @@ public final class Retrier {
      * @throws Throwable the last failure, with earlier ones attached as suppressed
      */
     public <T> T call(CheckedCallable<T> work) throws Throwable {
+        return loop(work, hedgeRuntime != null);
+    }
+
+    /**
+     * Runs {@code work} like {@link #call}, but every attempt on the calling thread and never
+     * hedged: for a caller whose thread-bound state must stay with the work, such as an open
+     * transaction.
+     *
+     * @param work the work
+     * @param <T> the result type
+     * @return the first acceptable result, or the last result when attempts ran out on results
+     * @throws Throwable the last failure, with earlier ones attached as suppressed
+     */
+    public <T> T callInPlace(CheckedCallable<T> work) throws Throwable {
+        return loop(work, false);
+    }
+
+    private <T> T loop(CheckedCallable<T> work, boolean hedging) throws Throwable {
         TraceContext outer = scopeOf(TraceContextHolder.current());
         Deadline deadline = outer.deadline();
         if (deadline != null && deadline.isExpired()) {
@@ -133,20 +172,45 @@ public final class Retrier {
         RandomGenerator rnd = random != null ? random : ThreadLocalRandom.current();
         List<Throwable> earlier = null;
         long previousDelay = 0;
-        for (int attempt = 1;; attempt++) {
-            long started = deadline != null ? time.nanoTime() : 0;
+        int attempts = 0;
+        int hedges = 0;
+        for (;;) {
+            long started = deadline != null || hedging ? time.nanoTime() : 0;
             T result = null;
             Throwable failure = null;
-            try {
-                result = runAttempt(work, outer, attempt);
-            } catch (Throwable error) {
-                failure = error;
+            int decisive;
+            boolean hedgeDecided = false;
+            if (hedging) {
+                HedgedRound<T> round = new HedgedRound<>(work, outer, deadline, attempts);
+                round.run(started);
+                attempts = round.attempts;
+                hedges += round.hedges;
+                earlier = round.addOtherFailuresTo(earlier);
+                if (round.interrupted != null) {
+                    // the caller was interrupted while waiting: the attempts are cancelled, nothing is retried
+                    throw finish(round.interrupted, earlier, attempts, hedges, Stop.INTERRUPTED,
+                            Stop.INTERRUPTED.reason, callStarted, outer);
+                }
+                result = round.result;
+                failure = round.failure;
+                decisive = round.decisive;
+                hedgeDecided = decisive != round.first;
+            } else {
+                decisive = ++attempts;
+                try {
+                    result = runAttempt(work, outer, attempts);
+                } catch (Throwable error) {
+                    failure = error;
+                }
             }
-            Decision decision = decide(attempt, failure, result, previousDelay, started, deadline, rnd);
+            Decision decision = decide(attempts, failure, result, previousDelay, started, deadline, rnd);
             if (decision == Decision.ACCEPT) {
+                if (hedgeDecided) {
+                    observer.onHedgeWon(operation, decisive);
+                }
                 if (observed) {
-                    observer.onComplete(operation, attempt == 1 ? RetryOutcome.SUCCESS_WITHOUT_RETRY
-                            : RetryOutcome.SUCCESS_WITH_RETRY, attempt, time.nanoTime() - callStarted);
+                    observer.onComplete(operation, decisive == 1 ? RetryOutcome.SUCCESS_WITHOUT_RETRY
+                            : RetryOutcome.SUCCESS_WITH_RETRY, attempts, time.nanoTime() - callStarted);
                 }
                 return result;
             }
@@ -155,10 +219,10 @@ public final class Retrier {
             if (stop != null) {
                 if (failure == null) {
                     // results kept asking for a retry: the last one is still the answer
-                    observer.onComplete(operation, outcome(attempt, stop), attempt, time.nanoTime() - callStarted);
+                    observer.onComplete(operation, outcome(attempts, stop), attempts, time.nanoTime() - callStarted);
                     return result;
                 }
-                throw finish(failure, earlier, attempt, stop, decision.reason(), callStarted, outer);
+                throw finish(failure, earlier, attempts, hedges, stop, decision.reason(), callStarted, outer);
             }
             if (failure != null) {
                 if (earlier == null) {
@@ -166,7 +230,7 @@ public final class Retrier {
                 }
                 earlier.add(failure);
             }
-            observer.onRetry(operation, attempt + 1, failure, delay);
+            observer.onRetry(operation, attempts + 1, failure, delay);
             try {
                 sleeper.sleep(delay);
             } catch (InterruptedException ex) {
@@ -175,7 +239,8 @@ public final class Retrier {
                     throw ex;
                 }
                 earlier.remove(earlier.size() - 1);
-                throw finish(failure, earlier, attempt, Stop.INTERRUPTED, Stop.INTERRUPTED.reason, callStarted, outer);
+                throw finish(failure, earlier, attempts, hedges, Stop.INTERRUPTED, Stop.INTERRUPTED.reason,
+                        callStarted, outer);
             }
             previousDelay = delay;
         }
@@ -187,6 +252,10 @@ public final class Retrier {
      * between attempts (the next one is scheduled). Each attempt re-invokes {@code work}, which
      * builds a new result on the thread that starts the attempt, inside the trace context with that
      * attempt's number. Cancelling the returned future cancels the attempt in flight and stops.
+     *
+     * <p>With a {@linkplain RetryConfig#hedge() hedge policy}, a round whose attempts have not
+     * completed after the policy's delay gets a parallel attempt, built on the timeout runtime's
+     * executor; the first acceptable completion wins and the others' futures are cancelled.
      *
      * @param work builds one attempt's asynchronous result
      * @param <T> the result type
@@ -204,7 +273,12 @@ public final class Retrier {
         return result;
     }
 
-    /** One asynchronous call: its attempts run one after another, each started by the last one's end. */
+    /**
+     * One asynchronous call: its rounds run one after another, each started by the last one's end.
+     * Without hedging a round is one attempt; with hedging, a round may add parallel attempts
+     * (hedges), started on the runtime's executor by a scheduled task, until one is accepted or all
+     * failed. A round's state is guarded by the round itself: its attempts complete on any thread.
+     */
     private final class AsyncCall<T> {
 
         private final CheckedCallable<? extends CompletionStage<T>> work;
@@ -219,6 +293,11 @@ public final class Retrier {
 
         private long previousDelay;
 
+        /** Attempts started so far, hedges included; changed only by the round in progress. */
+        private int attempts;
+
+        private int hedges;
+
         AsyncCall(CheckedCallable<? extends CompletionStage<T>> work, TraceContext outer, CompletableFuture<T> result) {
             this.work = work;
             this.outer = outer;
@@ -229,15 +308,140 @@ public final class Retrier {
             if (result.isDone()) {
                 return; // cancelled by the caller while waiting
             }
+            if (hedgeRuntime != null) {
+                round(attempt);
+                return;
+            }
+            attempts = attempt;
             long started = time.nanoTime();
             CompletableFuture<T> stage = startAttempt(attempt);
+            cancelWithCaller(stage);
+            stage.whenComplete((value, failure) -> settle(attempt, false, started, value,
+                    failure == null ? null : Causes.unwrapAsync(failure), null));
+        }
+
+        private void cancelWithCaller(CompletableFuture<T> stage) {
             result.whenComplete((value, failure) -> {
                 if (result.isCancelled()) {
                     stage.cancel(true);
                 }
             });
-            stage.whenComplete((value, failure) -> settle(attempt, started, value,
+        }
+
+        private void round(int first) {
+            AsyncRound<T> round = new AsyncRound<>(first, time.nanoTime());
+            synchronized (round) {
+                attempts = first;
+                launch(round, first);
+                if (!round.over) {
+                    scheduleHedge(round, config.hedge().delayNanos(latency));
+                }
+            }
+        }
+
+        /** Starts one attempt of {@code round} on the current thread; the caller holds the round. */
+        private void launch(AsyncRound<T> round, int number) {
+            AsyncFlight<T> flight = new AsyncFlight<>(number, time.nanoTime());
+            if (number == round.first) {
+                round.primary = flight;
+            }
+            round.inFlight.add(flight);
+            flight.stage = startAttempt(number);
+            cancelWithCaller(flight.stage);
+            flight.stage.whenComplete((value, failure) -> finished(round, flight, value,
                     failure == null ? null : Causes.unwrapAsync(failure)));
+        }
+
+        private void scheduleHedge(AsyncRound<T> round, long delay) {
+            if (round.hedges >= config.hedge().maxHedges() || attempts >= config.maxAttempts()) {
+                return;
+            }
+            // TTL carries the trace context and MDC to the scheduler's thread, and from there to the worker
+            CompletableFuture.delayedExecutor(delay, TimeUnit.NANOSECONDS)
+                    .execute(TtlRunnable.get(() -> hedgeDue(round, delay)));
+        }
+
+        private void hedgeDue(AsyncRound<T> round, long delay) {
+            int number;
+            synchronized (round) {
+                Deadline deadline = outer.deadline();
+                if (round.over || result.isDone() || round.hedges >= config.hedge().maxHedges()
+                        || attempts >= config.maxAttempts()
+                        || (deadline != null && deadline.remainingNanos()
+                                < Math.max(config.minAttemptTime().toNanos(), delay))
+                        || !config.budget().tryAcquireRetry()) {
+                    return;
+                }
+                number = ++attempts;
+                round.hedges++;
+                hedges++;
+            }
+            try {
+                hedgeRuntime.offload(() -> {
+                    synchronized (round) {
+                        if (!round.over) {
+                            observer.onHedge(operation, number, time.nanoTime() - round.started);
+                            launch(round, number);
+                            if (!round.over) {
+                                scheduleHedge(round, delay);
+                            }
+                        }
+                    }
+                    return null;
+                });
+            } catch (RejectedExecutionException ex) {
+                synchronized (round) {
+                    // executor saturated: the hedge never started, give its number back
+                    attempts--;
+                    round.hedges--;
+                    hedges--;
+                }
+            }
+        }
+
+        private void finished(AsyncRound<T> round, AsyncFlight<T> flight, @Nullable T value,
+                @Nullable Throwable failure) {
+            int decidingAttempts;
+            List<Throwable> others;
+            synchronized (round) {
+                if (round.over) {
+                    return; // a loser, cancelled or late
+                }
+                round.inFlight.remove(flight);
+                boolean accepted = isAcceptable(failure, value);
+                boolean unretryable = failure != null && !isRetryable(failure);
+                if (!accepted && !unretryable && !round.inFlight.isEmpty()) {
+                    if (failure != null) {
+                        round.otherFailures.add(failure);
+                    }
+                    return; // the others in flight may still succeed
+                }
+                round.over = true;
+                if (accepted && latency != null) {
+                    AsyncFlight<T> primary = round.primary;
+                    if (flight == primary) {
+                        latency.record(time.nanoTime() - primary.started);
+                    } else if (primary != null && round.inFlight.contains(primary)) {
+                        // a lower bound of the slow first attempt, above the hedge delay (see HedgedRound)
+                        latency.record(time.nanoTime() - primary.started);
+                    }
+                }
+                for (AsyncFlight<T> other : round.inFlight) {
+                    if (other.stage != null) {
+                        other.stage.cancel(true);
+                    }
+                }
+                round.inFlight.clear();
+                decidingAttempts = attempts;
+                others = round.otherFailures;
+            }
+            if (!others.isEmpty()) {
+                if (earlier == null) {
+                    earlier = new ArrayList<>(config.maxAttempts());
+                }
+                earlier.addAll(others);
+            }
+            settle(decidingAttempts, flight.number != round.first, round.started, value, failure, flight);
         }
 
         private CompletableFuture<T> startAttempt(int attempt) {
@@ -259,11 +463,20 @@ public final class Retrier {
             }
         }
 
-        private void settle(int attempt, long started, @Nullable T value, @Nullable Throwable failure) {
+        /**
+         * Decides after a round: {@code attempt} is the number of attempts started so far,
+         * {@code decisive} the flight whose outcome decided (null without hedging).
+         */
+        private void settle(int attempt, boolean hedgeDecided, long started, @Nullable T value,
+                @Nullable Throwable failure, @Nullable AsyncFlight<T> decisive) {
             RandomGenerator rnd = random != null ? random : ThreadLocalRandom.current();
             Decision decision = decide(attempt, failure, value, previousDelay, started, outer.deadline(), rnd);
             if (decision == Decision.ACCEPT) {
-                observer.onComplete(operation, attempt == 1 ? RetryOutcome.SUCCESS_WITHOUT_RETRY
+                int winner = decisive != null ? decisive.number : attempt;
+                if (hedgeDecided) {
+                    observer.onHedgeWon(operation, winner);
+                }
+                observer.onComplete(operation, winner == 1 ? RetryOutcome.SUCCESS_WITHOUT_RETRY
                         : RetryOutcome.SUCCESS_WITH_RETRY, attempt, time.nanoTime() - callStarted);
                 result.complete(value);
                 return;
@@ -274,8 +487,8 @@ public final class Retrier {
                             time.nanoTime() - callStarted);
                     result.complete(value);
                 } else {
-                    result.completeExceptionally(finish(failure, earlier, attempt, decision.stop(), decision.reason(),
-                            callStarted, outer));
+                    result.completeExceptionally(finish(failure, earlier, attempt, hedges, decision.stop(),
+                            decision.reason(), callStarted, outer));
                 }
                 return;
             }
@@ -293,13 +506,256 @@ public final class Retrier {
         }
     }
 
+    /** One round of a hedged asynchronous call; guarded by itself. */
+    private static final class AsyncRound<T> {
+
+        final int first;
+
+        final long started;
+
+        final List<AsyncFlight<T>> inFlight = new ArrayList<>(2);
+
+        final List<Throwable> otherFailures = new ArrayList<>(1);
+
+        int hedges;
+
+        boolean over;
+
+        @Nullable AsyncFlight<T> primary;
+
+        AsyncRound(int first, long started) {
+            this.first = first;
+            this.started = started;
+        }
+    }
+
+    /** One attempt of a hedged asynchronous round. */
+    private static final class AsyncFlight<T> {
+
+        final int number;
+
+        final long started;
+
+        @Nullable CompletableFuture<T> stage;
+
+        AsyncFlight(int number, long started) {
+            this.number = number;
+            this.started = started;
+        }
+    }
+
+    /**
+     * One round of a hedged call: a first attempt, and up to {@code maxHedges} parallel ones
+     * started each time the round has waited the hedge delay, all on the runtime's executor. The
+     * calling thread only waits and decides; it returns on the first acceptable outcome (cancelling
+     * the others), on a failure that is not retryable (likewise), or when every attempt failed.
+     * Only the calling thread touches the fields; workers hand their outcomes over the queue.
+     */
+    private final class HedgedRound<T> {
+
+        private final CheckedCallable<T> work;
+
+        private final TraceContext outer;
+
+        private final @Nullable Deadline deadline;
+
+        private final BlockingQueue<Finished<T>> finished = new LinkedBlockingQueue<>();
+
+        private final List<Flight> inFlight = new ArrayList<>(2);
+
+        /** Attempts of the whole call started so far, this round's included. */
+        int attempts;
+
+        /** Hedges this round started. */
+        int hedges;
+
+        /** The number of this round's first attempt. */
+        final int first;
+
+        /** The attempt whose outcome decides the round. */
+        int decisive;
+
+        @Nullable T result;
+
+        @Nullable Throwable failure;
+
+        /** Set when the calling thread was interrupted while waiting. */
+        @Nullable InterruptedException interrupted;
+
+        private @Nullable List<Throwable> otherFailures;
+
+        HedgedRound(CheckedCallable<T> work, TraceContext outer, @Nullable Deadline deadline, int attemptsBefore) {
+            this.work = work;
+            this.outer = outer;
+            this.deadline = deadline;
+            this.attempts = attemptsBefore;
+            this.first = attemptsBefore + 1;
+        }
+
+        void run(long roundStarted) {
+            HedgePolicy policy = config.hedge();
+            Flight primary = start(first);
+            attempts = first;
+            if (primary == null) {
+                // executor saturated: the caller runs this round's attempt itself, unhedged
+                decisive = first;
+                try {
+                    result = runAttempt(work, outer, first);
+                } catch (Throwable error) {
+                    failure = error;
+                }
+                return;
+            }
+            long delay = policy.delayNanos(latency);
+            long nextHedge = roundStarted + delay;
+            boolean mayHedge = true;
+            try {
+                for (;;) {
+                    Finished<T> done;
+                    if (mayHedge && hedges < policy.maxHedges() && attempts < config.maxAttempts()) {
+                        long wait = nextHedge - time.nanoTime();
+                        done = wait > 0 ? finished.poll(wait, TimeUnit.NANOSECONDS) : finished.poll();
+                        if (done == null) {
+                            mayHedge = startHedge(delay, time.nanoTime() - roundStarted);
+                            nextHedge = time.nanoTime() + delay;
+                            continue;
+                        }
+                    } else {
+                        done = finished.take();
+                    }
+                    inFlight.remove(done.flight);
+                    boolean accepted = isAcceptable(done.failure, done.result);
+                    boolean unretryable = done.failure != null && !isRetryable(done.failure);
+                    if (accepted || unretryable || inFlight.isEmpty()) {
+                        if (accepted) {
+                            recordLatency(primary, done);
+                        }
+                        decisive = done.flight.number;
+                        result = done.result;
+                        failure = done.failure;
+                        cancelInFlight();
+                        return;
+                    }
+                    // retryable, or a result asking for a retry, while others still run: wait for them
+                    if (done.failure != null) {
+                        if (otherFailures == null) {
+                            otherFailures = new ArrayList<>(2);
+                        }
+                        otherFailures.add(done.failure);
+                    }
+                }
+            } catch (InterruptedException ex) {
+                cancelInFlight();
+                Thread.currentThread().interrupt();
+                interrupted = ex;
+            }
+        }
+
+        /**
+         * Starts a hedge unless the deadline is too close for an attempt of the expected length
+         * (the hedge delay, or the minimum attempt time), the budget refuses a token, or the
+         * executor is saturated; returns whether one started.
+         */
+        private boolean startHedge(long delay, long waited) {
+            if (deadline != null && deadline.remainingNanos() < Math.max(config.minAttemptTime().toNanos(), delay)) {
+                return false;
+            }
+            // a hedge is an extra call to the downstream like a retry: a sick one must not see it doubled
+            if (!config.budget().tryAcquireRetry()) {
+                return false;
+            }
+            if (start(attempts + 1) == null) {
+                return false;
+            }
+            attempts++;
+            hedges++;
+            observer.onHedge(operation, attempts, waited);
+            return true;
+        }
+
+        private @Nullable Flight start(int number) {
+            Flight flight = new Flight(number, time.nanoTime());
+            try {
+                flight.future = hedgeRuntime.offload(() -> {
+                    T value = null;
+                    Throwable error = null;
+                    try {
+                        value = runAttempt(work, outer, number);
+                    } catch (Throwable ex) {
+                        error = ex;
+                    }
+                    finished.add(new Finished<>(flight, value, error, time.nanoTime()));
+                    return null;
+                });
+            } catch (RejectedExecutionException ex) {
+                return null;
+            }
+            inFlight.add(flight);
+            return flight;
+        }
+
+        /**
+         * Feeds the percentile: the first attempt's duration when it won, or how long it had run when
+         * a hedge won. The latter is a lower bound, and enough: it lies above the hedge delay, so it
+         * keeps the slow calls in the tail that the hedges hide from view.
+         */
+        private void recordLatency(Flight primary, Finished<T> winner) {
+            if (latency == null) {
+                return;
+            }
+            if (winner.flight == primary) {
+                latency.record(winner.endedNanos - primary.startedNanos);
+            } else if (inFlight.contains(primary)) {
+                latency.record(time.nanoTime() - primary.startedNanos);
+            }
+        }
+
+        private void cancelInFlight() {
+            for (Flight flight : inFlight) {
+                Future<?> future = flight.future;
+                if (future != null) {
+                    future.cancel(true);
+                }
+            }
+            inFlight.clear();
+        }
+
+        @Nullable List<Throwable> addOtherFailuresTo(@Nullable List<Throwable> earlier) {
+            if (otherFailures == null) {
+                return earlier;
+            }
+            List<Throwable> all = earlier != null ? earlier : new ArrayList<>(config.maxAttempts());
+            all.addAll(otherFailures);
+            return all;
+        }
+    }
+
+    /** One attempt of a hedged round on its way. */
+    private static final class Flight {
+
+        final int number;
+
+        final long startedNanos;
+
+        volatile @Nullable Future<?> future;
+
+        Flight(int number, long startedNanos) {
+            this.number = number;
+            this.startedNanos = startedNanos;
+        }
+    }
+
+    /** How one attempt of a hedged round ended. */
+    private record Finished<T>(Flight flight, @Nullable T result, @Nullable Throwable failure, long endedNanos) {
+    }
+
     /**
      * What follows an attempt, the one decision both the blocking and the asynchronous loops take:
      * accept the outcome, stop for a reason, or retry after a delay.
      */
     private Decision decide(int attempt, @Nullable Throwable failure, @Nullable Object result, long previousDelay,
             long started, @Nullable Deadline deadline, RandomGenerator rnd) {
-        if (failure == null && (config.retryOnResult() == null || !config.retryOnResult().test(result))) {
+        if (isAcceptable(failure, result)) {
             return Decision.ACCEPT;
         }
         if (failure != null && !isRetryable(failure)) {
@@ -334,6 +790,10 @@ public final class Retrier {
         String reason() {
             return why == null ? stop.reason : stop.reason + ": " + why;
         }
+    }
+
+    private boolean isAcceptable(@Nullable Throwable failure, @Nullable Object result) {
+        return failure == null && (config.retryOnResult() == null || !config.retryOnResult().test(result));
     }
 
     private boolean isRetryable(Throwable failure) {
@@ -382,7 +842,7 @@ public final class Retrier {
         }
     }
 
-    private Throwable finish(Throwable error, @Nullable List<Throwable> earlier, int attempts, Stop stop,
+    private Throwable finish(Throwable error, @Nullable List<Throwable> earlier, int attempts, int hedges, Stop stop,
             String stopReason, long callStarted, TraceContext outer) {
         FailedTargets failedTargets = outer.failedTargets();
         String reason = failedTargets == null || failedTargets.snapshot().isEmpty() ? stopReason
@@ -397,7 +857,7 @@ public final class Retrier {
             }
         }
         RetryOutcome outcome = outcome(attempts, stop);
-        error.addSuppressed(new RetrySummary(operation, attempts, outcome, reason));
+        error.addSuppressed(new RetrySummary(operation, attempts, hedges, outcome, reason));
         if (stop != Stop.NOT_RETRYABLE || attempts > 1) {
             // R-S1: one line per failed call, with the trace id from the MDC; the error is rethrown
             log.warn("{} failed after {} attempt(s), {}: {}", operation, attempts, reason, error.toString());

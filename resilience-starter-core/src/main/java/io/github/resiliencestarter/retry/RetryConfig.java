@@ -56,6 +56,8 @@ public final class RetryConfig {
 
     private final boolean avoidFailedTargets;
 
+    private final @Nullable HedgePolicy hedge;
+
     private RetryConfig(Builder builder) {
         this.maxAttempts = builder.maxAttempts;
         this.backOff = builder.backOff;
@@ -67,6 +69,7 @@ public final class RetryConfig {
         this.minAttemptTime = builder.minAttemptTime;
         this.onlyUnsentFailures = builder.onlyUnsentFailures;
         this.avoidFailedTargets = builder.avoidFailedTargets;
+        this.hedge = builder.hedge;
     }
 
     /**
@@ -106,6 +109,7 @@ public final class RetryConfig {
         builder.minAttemptTime = base.minAttemptTime;
         builder.onlyUnsentFailures = base.onlyUnsentFailures;
         builder.avoidFailedTargets = base.avoidFailedTargets;
+        builder.hedge = base.hedge;
         return builder;
     }
 
@@ -169,10 +173,19 @@ public final class RetryConfig {
         return avoidFailedTargets;
     }
 
+    /**
+     * When a slow attempt gets a parallel one beside it (hedging), or {@code null} for never.
+     *
+     * @return the hedge policy
+     */
+    public @Nullable HedgePolicy hedge() {
+        return hedge;
+    }
+
     @Override
     public String toString() {
         return "RetryConfig[maxAttempts=" + maxAttempts + ", backOff=" + backOff + ", attemptTimeout="
-                + attemptTimeout + ", onlyUnsentFailures=" + onlyUnsentFailures + "]";
+                + attemptTimeout + ", onlyUnsentFailures=" + onlyUnsentFailures + ", hedge=" + hedge + "]";
     }
 
     /** Builds a {@link RetryConfig}; every setter validates its argument at once. */
@@ -197,6 +210,8 @@ public final class RetryConfig {
         private boolean onlyUnsentFailures;
 
         private boolean avoidFailedTargets;
+
+        private @Nullable HedgePolicy hedge;
 
         private Builder() {
         }
@@ -323,11 +338,36 @@ public final class RetryConfig {
         }
 
         /**
+         * Hedges slow attempts: after the policy's delay another attempt starts beside the one in
+         * flight, the first success wins and the others are cancelled. A hedge is an attempt: it
+         * has its own number, counts towards {@link #maxAttempts(int)} and takes a token of the
+         * retry budget. Only for operations that are safe to run twice at the same time.
+         *
+         * @param value the policy, or {@code null} for no hedging
+         * @return this builder
+         */
+        public Builder hedge(@Nullable HedgePolicy value) {
+            this.hedge = value;
+            return this;
+        }
+
+        /**
          * Builds the policy.
          *
          * @return the policy
+         * @throws InvalidSettingException when hedging meets fewer than 2 attempts, or a policy that
+         *     may only repeat requests that were never sent
          */
         public RetryConfig build() {
+            if (hedge != null && maxAttempts < 2) {
+                throw new InvalidSettingException("maxAttempts", "must be at least 2 with hedging (a hedge is an "
+                        + "attempt)", maxAttempts);
+            }
+            if (hedge != null && onlyUnsentFailures) {
+                // hedging sends the same request twice on purpose: the opposite of repeating only unsent ones
+                throw new InvalidSettingException("hedge", "cannot be set on an operation that may only repeat "
+                        + "requests that were never sent", hedge);
+            }
             return new RetryConfig(this);
         }
     }

@@ -24,6 +24,25 @@ public interface RetryObserver {
     }
 
     /**
+     * A hedge started: a parallel attempt beside the ones still in flight.
+     *
+     * @param operation the operation name
+     * @param attempt the hedge's attempt number
+     * @param delayNanos how long the call had waited for the attempts in flight
+     */
+    default void onHedge(String operation, int attempt, long delayNanos) {
+    }
+
+    /**
+     * A hedge won: its result was accepted and the other attempts were cancelled.
+     *
+     * @param operation the operation name
+     * @param attempt the winning hedge's attempt number
+     */
+    default void onHedgeWon(String operation, int attempt) {
+    }
+
+    /**
      * The call ended.
      *
      * @param operation the operation name
@@ -65,6 +84,20 @@ public interface RetryObserver {
             public void onRetry(String operation, int nextAttempt, @Nullable Throwable error, long delayNanos) {
                 for (RetryObserver observer : all) {
                     observer.onRetry(operation, nextAttempt, error, delayNanos);
+                }
+            }
+
+            @Override
+            public void onHedge(String operation, int attempt, long delayNanos) {
+                for (RetryObserver observer : all) {
+                    observer.onHedge(operation, attempt, delayNanos);
+                }
+            }
+
+            @Override
+            public void onHedgeWon(String operation, int attempt) {
+                for (RetryObserver observer : all) {
+                    observer.onHedgeWon(operation, attempt);
                 }
             }
 

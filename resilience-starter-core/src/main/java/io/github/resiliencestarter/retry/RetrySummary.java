@@ -15,8 +15,10 @@ public final class RetrySummary extends RuntimeException {
 
     private final RetryOutcome outcome;
 
+    private final int hedges;
+
     /**
-     * Creates a summary.
+     * Creates a summary of a call without hedges.
      *
      * @param operation the retried operation
      * @param attempts the attempts made
@@ -24,9 +26,24 @@ public final class RetrySummary extends RuntimeException {
      * @param reason why it stopped
      */
     public RetrySummary(String operation, int attempts, RetryOutcome outcome, String reason) {
-        super(operation + ": " + attempts + (attempts == 1 ? " attempt, " : " attempts, ") + reason, null, false,
-                false);
+        this(operation, attempts, 0, outcome, reason);
+    }
+
+    /**
+     * Creates a summary.
+     *
+     * @param operation the retried operation
+     * @param attempts the attempts made, hedges included
+     * @param hedges how many of them were hedges (parallel attempts)
+     * @param outcome how the loop ended
+     * @param reason why it stopped
+     */
+    public RetrySummary(String operation, int attempts, int hedges, RetryOutcome outcome, String reason) {
+        super(operation + ": " + attempts + (attempts == 1 ? " attempt" : " attempts")
+                + (hedges == 0 ? "" : hedges == 1 ? " (1 hedge)" : " (" + hedges + " hedges)") + ", " + reason,
+                null, false, false);
         this.attempts = attempts;
+        this.hedges = hedges;
         this.outcome = outcome;
     }
 
@@ -57,6 +74,16 @@ public final class RetrySummary extends RuntimeException {
      */
     public int attempts() {
         return attempts;
+    }
+
+    /**
+     * How many of the attempts were hedges, started beside an attempt in flight. A failed call's
+     * hedges all failed or were cancelled: a hedge that wins ends the call with its result.
+     *
+     * @return the hedge count
+     */
+    public int hedges() {
+        return hedges;
     }
 
     /**

@@ -1,12 +1,16 @@
 package io.github.resiliencestarter.timeout;
 
+import com.alibaba.ttl.TtlCallable;
 import io.github.resiliencestarter.context.TimeSource;
 import io.github.resiliencestarter.core.ContextPropagator;
 import io.github.resiliencestarter.timeout.internal.InterruptTimer;
 import io.github.resiliencestarter.timeout.support.TimeoutExecutors;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -71,6 +75,26 @@ public final class TimeoutRuntime implements AutoCloseable {
 
     ExecutorService executor() {
         return executor;
+    }
+
+    /**
+     * Starts {@code task} on the bounded executor with the calling thread's context: the trace
+     * context and other TTL values, the MDC, and what the propagator carries (request attributes,
+     * security context). Used by hedged retries, whose attempts run side by side.
+     *
+     * @param task the task
+     * @param <T> its result type
+     * @return its future; {@code cancel(true)} interrupts it while it runs
+     * @throws RejectedExecutionException when the executor is saturated (never run on the caller)
+     */
+    public <T> Future<T> offload(Callable<T> task) {
+        ContextPropagator.Restorer restorer = propagator.capture();
+        Callable<T> restoring = () -> {
+            try (ContextPropagator.Restorer.Scope restored = restorer.restore()) {
+                return task.call();
+            }
+        };
+        return executor.submit(TtlCallable.get(restoring));
     }
 
     InterruptTimer timer() {

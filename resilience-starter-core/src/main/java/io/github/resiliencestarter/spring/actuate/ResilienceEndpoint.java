@@ -137,6 +137,7 @@ public class ResilienceEndpoint {
         out.put("backOff", policy.backOff().toString());
         out.put("attemptTimeoutMs", policy.attemptTimeout() == null ? null : policy.attemptTimeout().toMillis());
         out.put("onlyUnsentFailures", policy.onlyUnsentFailures());
+        out.put("hedge", policy.hedge() == null ? null : policy.hedge().toString());
         out.put("declaredIdempotent", op.declaredIdempotent());
         out.put("fallback", op.fallback() != null);
         return out;

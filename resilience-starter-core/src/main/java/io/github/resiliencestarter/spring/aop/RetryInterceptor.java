@@ -6,13 +6,20 @@ import java.util.concurrent.CompletionStage;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aop.ProxyMethodInvocation;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+import org.springframework.util.ClassUtils;
 
 /**
  * Applies {@code @Retry}: runs each attempt on a fresh clone of the invocation, so the inner
  * interceptors (a transaction, for instance) run again for every attempt, and hands the final
- * failure to the fallback.
+ * failure to the fallback. A hedged method called inside the caller's transaction runs unhedged on
+ * the calling thread.
  */
 public class RetryInterceptor extends OperationInterceptor<RetryOperation> {
+
+    private static final boolean TX_PRESENT = ClassUtils.isPresent(
+            "org.springframework.transaction.support.TransactionSynchronizationManager",
+            RetryInterceptor.class.getClassLoader());
 
     private final RetryOperationSource source;
 
@@ -47,6 +54,12 @@ public class RetryInterceptor extends OperationInterceptor<RetryOperation> {
         }
         CheckedCallable<Object> attempt = invocation instanceof ProxyMethodInvocation proxied
                 ? () -> proxied.invocableClone().proceed() : invocation::proceed;
+        if (operation.retrier().config().hedge() != null && TX_PRESENT
+                && TransactionSynchronizationManager.isActualTransactionActive()) {
+            // hedged attempts run on other threads, outside the caller's transaction and blind to its
+            // uncommitted writes: inside one, the read stays on this thread, unhedged
+            return operation.retrier().callInPlace(attempt);
+        }
         return operation.retrier().call(attempt);
     }
 

@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.spring.aop;
 
 import io.github.resiliencestarter.annotation.Retry;
+import io.github.resiliencestarter.retry.HedgePolicy;
 import io.github.resiliencestarter.retry.Retrier;
 import io.github.resiliencestarter.retry.RetryConfig;
 import io.github.resiliencestarter.retry.RetryConfigRegistry;
@@ -147,6 +148,8 @@ public class RetryOperationSource extends AnnotatedOperationSource<Retry, RetryO
             policy.attemptTimeout(attemptTimeout);
         }
         policy.budget(registry.budget(annotation.name().isEmpty() ? name : annotation.name()));
+        // before the gate: its WARN mode narrows retries to unsent requests, which hedging contradicts
+        applyHedging(method, annotation, name, described, base, attempts, policy);
         applySafetyGate(method, annotation, described, policy);
 
         Class<?> owner = targetClass != null ? targetClass : method.getDeclaringClass();
@@ -172,6 +175,68 @@ public class RetryOperationSource extends AnnotatedOperationSource<Retry, RetryO
                     + (onMethod ? "method" : "class") + ": the call would be retried in two layers, and the "
                     + "attempts would multiply.", "Keep one of the two annotations (see docs/retry.md).");
         }
+    }
+
+    /**
+     * Hedging from {@code hedgeDelay} and {@code maxHedges}, else from the instance's config; refused
+     * at startup, naming the method, where it cannot be right: a method not safe to run twice at
+     * once, fewer than 2 attempts, or no timeout executor to run the parallel attempts on.
+     */
+    private void applyHedging(Method method, Retry annotation, String name, String described, RetryConfig base,
+            int attempts, RetryConfig.Builder policy) {
+        HedgePolicy hedge = base.hedge();
+        String delay = annotation.hedgeDelay().isEmpty() ? "" : placeholders.resolveStringValue(annotation.hedgeDelay());
+        if (delay != null && !delay.isBlank()) {
+            hedge = parseHedgeDelay(delay.trim(), annotation.hedgeDelay(), name, described);
+        }
+        if (annotation.maxHedges() != -1) {
+            if (hedge == null) {
+                throw new InvalidDeclarationException("@Retry on " + described + " sets maxHedges without "
+                        + "hedgeDelay, so it would never hedge.", "Set hedgeDelay (\"50ms\" or \"p95\"), or remove "
+                        + "maxHedges.");
+            }
+            try {
+                hedge = hedge.maxHedges(annotation.maxHedges());
+            } catch (IllegalArgumentException ex) {
+                throw new InvalidDeclarationException("@Retry(maxHedges) on " + described + " is "
+                        + annotation.maxHedges() + ": " + ex.getMessage() + ".", "Write 1 or more, or leave it "
+                        + "unset for 1.", ex);
+            }
+        }
+        if (hedge == null) {
+            return;
+        }
+        if (!safetyGate.allowsHedging(method, annotation)) {
+            throw new InvalidDeclarationException(RetrySafetyGate.unsafeHedgingMessage(described,
+                    safetyGate.hasIdempotencyAnnotation(method)), RetrySafetyGate.UNSAFE_HEDGING_ACTION);
+        }
+        if (attempts < 2) {
+            throw new InvalidDeclarationException("@Retry on " + described + " hedges with maxAttempts = " + attempts
+                    + ": a hedge is an attempt, so there is none left for it.", "Set maxAttempts to at least 2 "
+                    + "(2 = one hedge and no retry), or remove hedgeDelay.");
+        }
+        if (timeoutRuntime == null) {
+            throw new InvalidDeclarationException("@Retry(hedgeDelay) on " + described + " needs the @Timeout "
+                    + "executor to run its parallel attempts, and timeouts are switched off.", "Set "
+                    + "resilience.timeout.enabled=true, or remove hedgeDelay.");
+        }
+        policy.hedge(hedge);
+    }
+
+    /** {@code "p95"} (a percentile) or a duration ({@code "50ms"}). */
+    private HedgePolicy parseHedgeDelay(String value, String raw, String name, String described) {
+        if (value.length() > 1 && (value.charAt(0) == 'p' || value.charAt(0) == 'P')
+                && Character.isDigit(value.charAt(1))) {
+            try {
+                return HedgePolicy.atPercentile(Double.parseDouble(value.substring(1)));
+            } catch (IllegalArgumentException ex) {
+                throw new InvalidDeclarationException("@Retry(hedgeDelay) on " + described + " has an invalid "
+                        + "percentile '" + raw + "' (resolved to '" + value + "').", "Write a percentile above 0 and "
+                        + "below 100 such as p95 or p99.9, or a duration such as 50ms.", ex);
+            }
+        }
+        Duration fixed = AnnotationValues.duration(value, null, "@Retry(hedgeDelay)", name, true);
+        return HedgePolicy.after(fixed);
     }
 
     private void applySafetyGate(Method method, Retry annotation, String described, RetryConfig.Builder policy) {

@@ -84,13 +84,60 @@ public final class RetrySafetyGate {
         return retry.idempotent() || isIdempotentByDeclaration(method);
     }
 
-    private boolean isIdempotentByDeclaration(Method method) {
+    /**
+     * Whether {@code method} may be hedged: run twice at the same time on purpose. Allowed for a
+     * method declared {@code @Retry(idempotent = true)} or mapped only to idempotent HTTP methods,
+     * and for any method in mode {@link RetrySafetyMode#ALLOW}. An idempotency annotation is not
+     * enough: it deduplicates requests outside the retry, not the attempts running inside one
+     * claim; a method safe only for unsent requests is the opposite of what hedging does.
+     *
+     * @param method the annotated method
+     * @param retry its annotation
+     * @return {@code true} when hedging is allowed
+     */
+    public boolean allowsHedging(Method method, Retry retry) {
+        return mode == RetrySafetyMode.ALLOW || retry.idempotent() || (WEB && WebMethods.isIdempotentHandler(method));
+    }
+
+    /**
+     * The startup failure message for a hedged method that may not be hedged.
+     *
+     * @param operation the method's full name
+     * @param idempotentAnnotated whether the method carries an idempotency annotation
+     * @return the message
+     */
+    public static String unsafeHedgingMessage(String operation, boolean idempotentAnnotated) {
+        String why = idempotentAnnotated
+                ? "the idempotency claim is made once, outside @Retry, so two attempts running at the same time "
+                        + "would both execute inside it"
+                : "the method is not known to be idempotent";
+        return "@Retry(hedgeDelay) on " + operation + " sends the same request twice at the same time on purpose, "
+                + "but " + why + " (rules R-1, C-2).";
+    }
+
+    /** How to make a hedged method the gate refuses acceptable. */
+    public static final String UNSAFE_HEDGING_ACTION = "Hedge only reads that are safe to run twice at once: map the "
+            + "method to GET or HEAD (or another idempotent HTTP method), or declare @Retry(idempotent = true) if "
+            + "running it twice at the same time is harmless; otherwise remove hedgeDelay. "
+            + "resilience.retry.safety-gate=ALLOW switches the check off.";
+
+    /**
+     * Whether {@code method} carries one of the idempotency annotations.
+     *
+     * @param method the method
+     * @return {@code true} when annotated
+     */
+    public boolean hasIdempotencyAnnotation(Method method) {
         for (Class<? extends Annotation> annotation : idempotencyAnnotations) {
             if (AnnotatedElementUtils.hasAnnotation(method, annotation)) {
                 return true;
             }
         }
-        return WEB && WebMethods.isIdempotentHandler(method);
+        return false;
+    }
+
+    private boolean isIdempotentByDeclaration(Method method) {
+        return hasIdempotencyAnnotation(method) || (WEB && WebMethods.isIdempotentHandler(method));
     }
 
     /**

@@ -1,0 +1,143 @@
+package io.github.resiliencestarter.core;
+
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * How long an operation's executions take: one percentile (the median, the p95, ...) of its most
+ * recent durations, kept per operation by whoever needs it. The idempotency layer asks for the
+ * median (when a duplicate should come back); hedging asks for a high percentile (when a call has
+ * become slow enough to send a second one).
+ *
+ * <p>Lock-free: recording writes one slot of a ring of the last {@link #WINDOW} durations and,
+ * every {@value #REFRESH_EVERY} samples, one recording thread recomputes the percentile from a copy
+ * of the ring; reading returns the last computed value. Samples recorded concurrently with a
+ * refresh may be missed by it and counted by the next, which is the precision an estimate needs.
+ * Until {@code minSamples} durations were recorded there is no estimate ({@link #estimateNanos()}
+ * is {@code -1}), so a caller falls back to a fixed value rather than trusting two samples.
+ */
+public final class DurationEstimate {
+
+    /** How many recent durations the percentile is computed over. */
+    public static final int WINDOW = 256;
+
+    /** Recompute the percentile after this many samples (and after each of the first ones). */
+    public static final int REFRESH_EVERY = 16;
+
+    private static final int MASK = WINDOW - 1;
+
+    private final double percentile;
+
+    private final int minSamples;
+
+    private final AtomicLongArray recent = new AtomicLongArray(WINDOW);
+
+    private final AtomicLong recorded = new AtomicLong();
+
+    private final AtomicReference<Estimate> estimate = new AtomicReference<>(new Estimate(0, -1));
+
+    private DurationEstimate(double percentile, int minSamples) {
+        if (!(percentile > 0 && percentile < 100)) {
+            throw new InvalidSettingException("percentile", "must be above 0 and below 100", percentile);
+        }
+        if (minSamples < 1 || minSamples > WINDOW) {
+            throw new InvalidSettingException("minSamples", "must be between 1 and " + WINDOW, minSamples);
+        }
+        this.percentile = percentile;
+        this.minSamples = minSamples;
+    }
+
+    /**
+     * An estimate of the median, available from the first sample.
+     *
+     * @return a new estimate
+     */
+    public static DurationEstimate median() {
+        return new DurationEstimate(50, 1);
+    }
+
+    /**
+     * An estimate of a percentile.
+     *
+     * @param percentile above 0 and below 100, for example 95 for the p95
+     * @param minSamples samples needed before there is an estimate, 1 to {@link #WINDOW}
+     * @return a new estimate
+     */
+    public static DurationEstimate percentile(double percentile, int minSamples) {
+        return new DurationEstimate(percentile, minSamples);
+    }
+
+    /**
+     * Records one duration.
+     *
+     * @param nanos the duration; negative values count as zero
+     */
+    public void record(long nanos) {
+        long index = recorded.getAndIncrement();
+        // 0 marks a slot not written yet: a real zero is stored as 1 ns
+        recent.set((int) (index & MASK), Math.max(1, nanos));
+        long count = index + 1;
+        if (count <= REFRESH_EVERY || count % REFRESH_EVERY == 0 || count == minSamples) {
+            refresh(count);
+        }
+    }
+
+    /**
+     * The percentile of the recent durations.
+     *
+     * @return nanoseconds, or {@code -1} while fewer than {@code minSamples} durations were recorded
+     */
+    public long estimateNanos() {
+        Estimate current = estimate.get();
+        return current.samples >= minSamples ? current.nanos : -1;
+    }
+
+    /**
+     * How many durations were recorded since creation.
+     *
+     * @return the count
+     */
+    public long samples() {
+        return recorded.get();
+    }
+
+    /** The percentile estimated, for example 95. @return the percentile */
+    public double percentile() {
+        return percentile;
+    }
+
+    /** Samples needed before there is an estimate. @return the count */
+    public int minSamples() {
+        return minSamples;
+    }
+
+    private void refresh(long count) {
+        int filled = (int) Math.min(count, WINDOW);
+        long[] copy = new long[filled];
+        int n = 0;
+        for (int i = 0; i < filled; i++) {
+            long value = recent.get(i);
+            if (value > 0) {
+                copy[n++] = value;
+            }
+        }
+        if (n == 0) {
+            return;
+        }
+        Arrays.sort(copy, 0, n);
+        int rank = (int) Math.ceil(percentile / 100 * n) - 1;
+        Estimate fresh = new Estimate(count, copy[Math.max(0, Math.min(n - 1, rank))]);
+        // a slower refresh of fewer samples must not overwrite a newer one
+        estimate.accumulateAndGet(fresh, (old, candidate) -> candidate.samples > old.samples ? candidate : old);
+    }
+
+    @Override
+    public String toString() {
+        return "DurationEstimate[p" + percentile + "=" + estimateNanos() + "ns over " + samples() + " samples]";
+    }
+
+    private record Estimate(long samples, long nanos) {
+    }
+}

@@ -79,7 +79,9 @@ class PropertyValidationTest {
     @Test
     void validValuesStartTheApplication() {
         runner.withPropertyValues("resilience.timeout.duration=2s", "resilience.retry.delay=2s",
-                "resilience.retry.budget.ratio=0.2", "resilience.idempotent.ttl=1h").run(context ->
+                "resilience.retry.budget.ratio=0.2", "resilience.idempotent.ttl=1h",
+                // max-size alone: the core size follows it down
+                "resilience.timeout.executor.max-size=2").run(context ->
                 assertThat(context).hasNotFailed());
     }
 

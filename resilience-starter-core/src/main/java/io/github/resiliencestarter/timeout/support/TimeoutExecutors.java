@@ -52,7 +52,7 @@ public final class TimeoutExecutors {
      *
      * @param threadNamePrefix prefix of thread names
      * @param coreSize threads kept alive when idle (at least 0)
-     * @param maxSize most threads (at least 1 and at least {@code coreSize})
+     * @param maxSize most threads (at least 1; a larger {@code coreSize} is lowered to it)
      * @param queueCapacity tasks that may wait (0 for direct hand-off)
      * @param keepAlive idle time before a thread above the core size ends
      * @return a new executor
@@ -62,8 +62,10 @@ public final class TimeoutExecutors {
         checkSizes(coreSize, maxSize, queueCapacity);
         BlockingQueue<Runnable> queue = queueCapacity == 0 ? new SynchronousQueue<>()
                 : new ArrayBlockingQueue<>(queueCapacity);
-        ThreadPoolExecutor executor = new ThreadPoolExecutor(coreSize, maxSize, keepAlive.toNanos(),
-                TimeUnit.NANOSECONDS, queue, namedThreads(threadNamePrefix), new ThreadPoolExecutor.AbortPolicy());
+        // a core size above the maximum follows it down: max-size alone is "at most this many threads"
+        ThreadPoolExecutor executor = new ThreadPoolExecutor(Math.min(coreSize, maxSize), maxSize,
+                keepAlive.toNanos(), TimeUnit.NANOSECONDS, queue, namedThreads(threadNamePrefix),
+                new ThreadPoolExecutor.AbortPolicy());
         return executor;
     }
 
@@ -71,7 +73,7 @@ public final class TimeoutExecutors {
      * Checks the sizes of a bounded executor.
      *
      * @param coreSize at least 0
-     * @param maxSize at least 1 and at least {@code coreSize}
+     * @param maxSize at least 1 (a larger core size is lowered to it)
      * @param queueCapacity at least 0
      * @throws InvalidSettingException naming the size that is wrong
      */
@@ -79,9 +81,8 @@ public final class TimeoutExecutors {
         if (coreSize < 0) {
             throw new InvalidSettingException("coreSize", "must not be negative", coreSize);
         }
-        if (maxSize < 1 || maxSize < coreSize) {
-            throw new InvalidSettingException("maxSize", "must be at least 1 and at least the core size ("
-                    + coreSize + ")", maxSize);
+        if (maxSize < 1) {
+            throw new InvalidSettingException("maxSize", "must be at least 1", maxSize);
         }
         if (queueCapacity < 0) {
             throw new InvalidSettingException("queueCapacity", "must not be negative", queueCapacity);

@@ -7,6 +7,8 @@ import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -15,6 +17,8 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.springframework.aop.support.DefaultPointcutAdvisor;
+import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -25,7 +29,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.retry.annotation.EnableRetry;
 
 /**
- * Cases 1-3 of the benchmarks issue, single thread, average time per call: every annotated method
+ * The annotation paths, single thread, average time per call: every annotated method
  * is called through its real Spring proxy, in one application context.
  */
 @State(Scope.Benchmark)
@@ -36,6 +40,8 @@ public class AnnotationBenchmark {
     private ConfigurableApplicationContext context;
 
     private Targets.Plain plain;
+
+    private Targets.Floor floor;
 
     private Targets.Ours ours;
 
@@ -57,6 +63,18 @@ public class AnnotationBenchmark {
         @Bean
         Targets.Plain plain() {
             return new Targets.Plain();
+        }
+
+        @Bean
+        Targets.Floor floor() {
+            return new Targets.Floor();
+        }
+
+        @Bean
+        static DefaultPointcutAdvisor proceedOnlyAdvisor() {
+            MethodInterceptor proceedOnly = MethodInvocation::proceed;
+            return new DefaultPointcutAdvisor(AnnotationMatchingPointcut.forMethodAnnotation(Targets.ProceedOnly.class),
+                    proceedOnly);
         }
 
         @Bean
@@ -82,6 +100,7 @@ public class AnnotationBenchmark {
                         "spring.main.banner-mode=off", "management.metrics.enable.all=false")
                 .run();
         plain = context.getBean(Targets.Plain.class);
+        floor = context.getBean(Targets.Floor.class);
         ours = context.getBean(Targets.Ours.class);
         resilience4j = context.getBean(Targets.Resilience4j.class);
         springRetry = context.getBean(Targets.SpringRetry.class);
@@ -101,6 +120,12 @@ public class AnnotationBenchmark {
     @Benchmark
     public int plainCall() {
         return plain.call(value++);
+    }
+
+    /** The interceptor floor: a proxy whose one advice only calls {@code proceed()}. */
+    @Benchmark
+    public int floorCall() {
+        return floor.call(value++);
     }
 
     @Benchmark
@@ -141,6 +166,13 @@ public class AnnotationBenchmark {
         return call.call();
     }
 
+    /** {@code @Timeout}(INTERRUPT) + {@code @Idempotent} (memory store) + {@code @Retry}, a new key per call. */
+    @Benchmark
+    public int allThreeOursFirst() {
+        return ours.everything(Integer.toString(value++), 1);
+    }
+
+    /** The same three annotations, a key completed before: the stored result is replayed. */
     @Benchmark
     public int allThreeOursReplay() {
         return ours.everything("same-key", 1);

@@ -4,6 +4,10 @@ import io.github.resiliencestarter.annotation.Idempotent;
 import io.github.resiliencestarter.annotation.Retry;
 import io.github.resiliencestarter.annotation.Timeout;
 import io.github.resiliencestarter.timeout.TimeoutMode;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
 import org.springframework.retry.annotation.Retryable;
 
 /** The methods the annotation benchmarks call through Spring proxies; each does the same tiny work. */
@@ -19,6 +23,24 @@ final class Targets {
     /** No annotation: the baseline, still a Spring bean. */
     static class Plain {
 
+        public int call(int value) {
+            return work(value);
+        }
+    }
+
+    /** Marks the methods of {@link Floor} for the do-nothing advisor. */
+    @Target(ElementType.METHOD)
+    @Retention(RetentionPolicy.RUNTIME)
+    @interface ProceedOnly {
+    }
+
+    /**
+     * The floor every annotation pays on the JVM: a Spring proxy whose only advice is a
+     * {@code MethodInterceptor} that calls {@code proceed()}.
+     */
+    static class Floor {
+
+        @ProceedOnly
         public int call(int value) {
             return work(value);
         }
@@ -42,8 +64,9 @@ final class Targets {
             return work(value);
         }
 
-        @Timeout("5s")
-        @Idempotent(key = "#key", fingerprint = Idempotent.NO_FINGERPRINT)
+        // a short time to live keeps the memory store bounded while every call claims a new key
+        @Timeout(value = "5s", mode = TimeoutMode.INTERRUPT)
+        @Idempotent(key = "#key", fingerprint = Idempotent.NO_FINGERPRINT, ttl = "2s")
         @Retry
         public int everything(String key, int value) {
             return work(value);

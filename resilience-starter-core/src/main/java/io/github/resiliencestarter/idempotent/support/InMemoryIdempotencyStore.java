@@ -8,6 +8,7 @@ import io.github.resiliencestarter.idempotent.IdempotencyRecord;
 import io.github.resiliencestarter.idempotent.IdempotencyStatus;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
@@ -17,6 +18,9 @@ import org.jspecify.annotations.Nullable;
  * embedded default; a startup warning says so when it is chosen automatically.
  */
 public class InMemoryIdempotencyStore implements IdempotencyStore {
+
+    /** About one claim in this many also removes the expired records, so the map stays bounded by the TTL. */
+    static final int SWEEP_EVERY = 4096;
 
     private final ConcurrentHashMap<String, IdempotencyRecord> records = new ConcurrentHashMap<>();
 
@@ -39,6 +43,9 @@ public class InMemoryIdempotencyStore implements IdempotencyStore {
     @Override
     public ClaimResult claim(Claim claim) {
         long now = time.epochMillis();
+        if (ThreadLocalRandom.current().nextInt(SWEEP_EVERY) == 0) {
+            sweep(now);
+        }
         AtomicReference<ClaimResult> result = new AtomicReference<>();
         records.compute(claim.key(), (k, current) -> {
             if (current == null || current.expiresAt() <= now) {
@@ -86,6 +93,25 @@ public class InMemoryIdempotencyStore implements IdempotencyStore {
     @Override
     public void ping() {
         // memory is always there
+    }
+
+    /**
+     * Removes every record expired at {@code now}; a record replaced meanwhile stays (the removal
+     * compares the value).
+     *
+     * @param now the current time in epoch milliseconds
+     */
+    void sweep(long now) {
+        records.values().removeIf(record -> record.expiresAt() <= now);
+    }
+
+    /**
+     * The number of records held, expired ones not yet swept included.
+     *
+     * @return the record count
+     */
+    int size() {
+        return records.size();
     }
 
     private boolean owned(String key, String ownerToken,

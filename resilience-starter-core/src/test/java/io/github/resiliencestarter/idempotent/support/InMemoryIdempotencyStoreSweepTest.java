@@ -1,0 +1,54 @@
+package io.github.resiliencestarter.idempotent.support;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.resiliencestarter.context.TimeSource;
+import io.github.resiliencestarter.idempotent.Claim;
+import io.github.resiliencestarter.idempotent.ClaimResult;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/** Expired records leave the memory store's map; without it a busy node would grow without bound. */
+class InMemoryIdempotencyStoreSweepTest {
+
+    private final AtomicLong now = new AtomicLong(1_000_000);
+
+    private final InMemoryIdempotencyStore store = new InMemoryIdempotencyStore(new TimeSource() {
+        @Override
+        public long nanoTime() {
+            return now.get() * 1_000_000;
+        }
+
+        @Override
+        public long epochMillis() {
+            return now.get();
+        }
+    });
+
+    @Test
+    void claimsOfNewKeysKeepOnlyTheRecordsThatHaveNotExpired() {
+        for (int i = 0; i < 50_000; i++) {
+            store.claim(new Claim("old-" + i, "op", "f", "owner", 100, 1_000));
+        }
+        now.addAndGet(2_000); // every old record has expired
+        for (int i = 0; i < 50_000; i++) {
+            store.claim(new Claim("new-" + i, "op", "f", "owner", 100, 60_000));
+        }
+        // sweeps run at about one claim in SWEEP_EVERY (the chance that none ran in 50 000 is e^-12):
+        // the 50 000 expired records are gone, the live ones all stay
+        assertThat(store.size()).isEqualTo(50_000);
+        assertThat(store.find("new-49999")).isNotNull();
+    }
+
+    @Test
+    void aSweepKeepsLiveRecordsAndTheirState() {
+        store.claim(new Claim("live", "op", "f", "owner", 60_000, 60_000));
+        store.claim(new Claim("gone", "op", "f", "owner", 100, 1_000));
+        now.addAndGet(2_000);
+        store.sweep(now.get());
+        assertThat(store.size()).isEqualTo(1);
+        ClaimResult again = store.claim(new Claim("live", "op", "f", "other", 60_000, 60_000));
+        assertThat(again.existing()).isNotNull();
+        assertThat(again.existing().ownerToken()).isEqualTo("owner");
+    }
+}

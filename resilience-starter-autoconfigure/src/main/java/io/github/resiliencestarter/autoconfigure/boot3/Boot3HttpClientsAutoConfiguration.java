@@ -27,7 +27,9 @@ public class Boot3HttpClientsAutoConfiguration {
 
     /** RestTemplate and RestClient, when Boot's support for them is on the classpath. */
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = "org.springframework.boot.web.client.RestClientCustomizer")
+    // Boot 3's customizer types live in its core jar: spring-web itself must be there too
+    @ConditionalOnClass(name = {"org.springframework.boot.web.client.RestClientCustomizer",
+        "org.springframework.http.client.ClientHttpRequestInterceptor"})
     static class RestClientPropagation {
 
         /**

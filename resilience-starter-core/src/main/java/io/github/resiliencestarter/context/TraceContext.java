@@ -24,6 +24,12 @@ public final class TraceContext {
 
     private final @Nullable FailedTargets failedTargets;
 
+    /**
+     * This context's first-attempt copy, made once: most calls succeed at once, so a retry's first
+     * attempt reuses it instead of allocating. A racy cache of an immutable value (final fields).
+     */
+    private @Nullable TraceContext firstAttempt;
+
     private TraceContext(@Nullable String traceId, @Nullable Deadline deadline,
             @Nullable IdempotentExecution idempotentExecution, int attempt, @Nullable FailedTargets failedTargets) {
         this.traceId = traceId;
@@ -137,6 +143,17 @@ public final class TraceContext {
      * @return the new snapshot
      */
     public TraceContext withAttempt(int newAttempt) {
+        if (newAttempt == attempt) {
+            return this;
+        }
+        if (newAttempt == 1) {
+            TraceContext first = firstAttempt;
+            if (first == null) {
+                first = new TraceContext(traceId, deadline, idempotentExecution, 1, failedTargets);
+                firstAttempt = first;
+            }
+            return first;
+        }
         return new TraceContext(traceId, deadline, idempotentExecution, newAttempt, failedTargets);
     }
 

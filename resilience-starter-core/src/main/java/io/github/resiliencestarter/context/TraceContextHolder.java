@@ -6,31 +6,33 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.MDC;
 
 /**
- * Holds the current {@link TraceContext} in a {@link TransmittableThreadLocal}.
+ * Holds the current {@link TraceContext} for the thread, transmitted by TTL
+ * (TransmittableThreadLocal) to every task it wraps.
  *
  * <p>Contexts are installed only through {@link #open(TraceContext)}, whose {@link TraceScope}
  * puts the previous snapshot back when closed, so nothing leaks into the next use of a pooled
  * thread. The holder keeps the SLF4J MDC key {@value #MDC_TRACE_ID} in step with the trace id.
  *
+ * <p>The value lives in a plain {@link ThreadLocal} registered with TTL's {@code Transmitter} as
+ * a transmittee, so {@code TtlRunnable}, {@code TtlExecutors} and the TTL agent capture, replay
+ * and restore it exactly as they would a {@code TransmittableThreadLocal}. A
+ * {@code TransmittableThreadLocal} itself would also look up its per-thread registry (a
+ * {@code WeakHashMap}) on every read and write: about 10 ns each, paid several times per
+ * annotated call (docs/benchmarks.md).
+ *
  * <p>Two choices make pooled threads safe: a thread created while a request is active does
- * <em>not</em> inherit its context (the {@code InheritableThreadLocal} behaviour is switched off),
- * and the context plus the MDC travel only with tasks wrapped by TTL ({@code TtlRunnable},
- * {@code TtlExecutors}), which restore the worker afterwards.
+ * <em>not</em> inherit its context, and the context plus the MDC travel only with tasks wrapped by
+ * TTL, which restore the worker afterwards.
  */
 public final class TraceContextHolder {
 
     /** The MDC key that carries the trace id into every log line. */
     public static final String MDC_TRACE_ID = "traceId";
 
-    private static final TransmittableThreadLocal<TraceContext> CURRENT = new TransmittableThreadLocal<>() {
-        @Override
-        protected @Nullable TraceContext childValue(TraceContext parentValue) {
-            // a pool thread created during a request must not keep that request's context forever
-            return null;
-        }
-    };
+    private static final ThreadLocal<TraceContext> CURRENT = new ThreadLocal<>();
 
     static {
+        TransmittableThreadLocal.Transmitter.registerTransmittee(new ContextTransmittee());
         TransmittableThreadLocal.Transmitter.registerTransmittee(new MdcTransmittee());
     }
 
@@ -69,7 +71,7 @@ public final class TraceContextHolder {
     }
 
     static void restore(@Nullable TraceContext previous, @Nullable String previousMdc) {
-        // the empty context rather than remove(): TTL's per-thread bookkeeping then stays put
+        // the empty context rather than remove(): the thread's map entry is reused by the next scope
         CURRENT.set(previous != null ? previous : TraceContext.empty());
         if (previousMdc == TraceScope.MDC_UNTOUCHED) {
             return;
@@ -82,6 +84,42 @@ public final class TraceContextHolder {
             }
         } else if (!previousMdc.equals(current)) {
             MDC.put(MDC_TRACE_ID, previousMdc);
+        }
+    }
+
+    /** Carries the current context with every TTL-wrapped task, and restores the worker's own afterwards. */
+    private static final class ContextTransmittee
+            implements TransmittableThreadLocal.Transmitter.Transmittee<@Nullable TraceContext, @Nullable TraceContext> {
+
+        @Override
+        public @Nullable TraceContext capture() {
+            // an immutable snapshot: every worker that replays it may share it
+            return CURRENT.get();
+        }
+
+        @Override
+        public @Nullable TraceContext replay(@Nullable TraceContext captured) {
+            TraceContext backup = CURRENT.get();
+            setOrRemove(captured);
+            return backup;
+        }
+
+        @Override
+        public @Nullable TraceContext clear() {
+            return replay(null);
+        }
+
+        @Override
+        public void restore(@Nullable TraceContext backup) {
+            setOrRemove(backup);
+        }
+
+        private static void setOrRemove(@Nullable TraceContext context) {
+            if (context == null) {
+                CURRENT.remove();
+            } else {
+                CURRENT.set(context);
+            }
         }
     }
 

@@ -8,7 +8,7 @@ import io.github.resiliencestarter.idempotent.IdempotencyRecord;
 import io.github.resiliencestarter.idempotent.IdempotencyStatus;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
@@ -19,8 +19,16 @@ import org.jspecify.annotations.Nullable;
  */
 public class InMemoryIdempotencyStore implements IdempotencyStore {
 
-    /** About one claim in this many also removes the expired records, so the map stays bounded by the TTL. */
+    /**
+     * The fewest claims between two sweeps of expired records. A sweep waits for at least as many
+     * claims as records were left by the last one, so each claim pays for scanning about two
+     * records, however large the map, and the map stays bounded by the TTL.
+     */
     static final int SWEEP_EVERY = 4096;
+
+    private final AtomicInteger claimsSinceSweep = new AtomicInteger();
+
+    private volatile int sweepAfter = SWEEP_EVERY;
 
     private final ConcurrentHashMap<String, IdempotencyRecord> records = new ConcurrentHashMap<>();
 
@@ -43,8 +51,10 @@ public class InMemoryIdempotencyStore implements IdempotencyStore {
     @Override
     public ClaimResult claim(Claim claim) {
         long now = time.epochMillis();
-        if (ThreadLocalRandom.current().nextInt(SWEEP_EVERY) == 0) {
+        if (claimsSinceSweep.incrementAndGet() >= sweepAfter) {
+            claimsSinceSweep.set(0);
             sweep(now);
+            sweepAfter = Math.max(SWEEP_EVERY, records.size());
         }
         AtomicReference<ClaimResult> result = new AtomicReference<>();
         records.compute(claim.key(), (k, current) -> {

@@ -16,8 +16,10 @@ import org.springframework.expression.ParseException;
 import org.springframework.expression.spel.SpelEvaluationException;
 import org.springframework.expression.spel.SpelMessage;
 import org.springframework.expression.spel.SpelNode;
+import org.springframework.expression.spel.SpelParserConfiguration;
 import org.springframework.expression.spel.ast.CompoundExpression;
 import org.springframework.expression.spel.ast.PropertyOrFieldReference;
+import org.springframework.expression.spel.ast.SpelNodeImpl;
 import org.springframework.expression.spel.ast.VariableReference;
 import org.springframework.expression.spel.standard.SpelExpression;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
@@ -71,8 +73,43 @@ final class KeyExpressions {
                         + Arrays.toString(parameterNames(method)) + "; the build must compile with -parameters) "
                         + "and a property its type has; read a Map's entry as #body['id'].");
             }
+            if (spel.getAST() instanceof VariableReference variable) {
+                Integer index = parameterIndex(method, variable.toStringAST().substring(1));
+                if (index != null) {
+                    return new ParameterReference(expression, (SpelNodeImpl) spel.getAST(), index);
+                }
+            }
         }
         return parsed;
+    }
+
+    /**
+     * The value of an expression for a call's arguments.
+     *
+     * @param expression a parsed expression
+     * @param method the annotated method
+     * @param args the call's arguments
+     * @return the value
+     */
+    static @Nullable Object valueOf(Expression expression, Method method, Object[] args) {
+        if (expression instanceof ParameterReference reference) {
+            return args[reference.index];
+        }
+        return expression.getValue(context(method, args));
+    }
+
+    /**
+     * An expression that is only a parameter ({@code #key}, {@code #a0}): the most common key, read
+     * from the arguments directly instead of through an evaluation context built for every call.
+     */
+    private static final class ParameterReference extends SpelExpression {
+
+        private final int index;
+
+        ParameterReference(String expression, SpelNodeImpl ast, int index) {
+            super(expression, ast, new SpelParserConfiguration());
+            this.index = index;
+        }
     }
 
     /**
@@ -83,7 +120,7 @@ final class KeyExpressions {
      * @param args the call's arguments
      * @return the context
      */
-    static EvaluationContext context(Method method, Object[] args) {
+    private static EvaluationContext context(Method method, Object[] args) {
         return new MethodBasedEvaluationContext(null, method, args, NAMES);
     }
 

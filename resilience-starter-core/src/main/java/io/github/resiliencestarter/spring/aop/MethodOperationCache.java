@@ -1,8 +1,8 @@
 package io.github.resiliencestarter.spring.aop;
 
 import java.lang.reflect.Method;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.BiFunction;
@@ -18,7 +18,11 @@ public final class MethodOperationCache<O> {
 
     private static final Object ABSENT = new Object();
 
-    private final ConcurrentMap<Key, Object> cache = new ConcurrentHashMap<>(64);
+    /**
+     * Keyed by method alone, so a lookup allocates nothing; the few target classes that share a
+     * method (a method inherited by several beans) hang off it as a short list.
+     */
+    private final ConcurrentMap<Method, Resolved> cache = new ConcurrentHashMap<>(64);
 
     private final BiFunction<Method, @Nullable Class<?>, @Nullable O> resolver;
 
@@ -41,17 +45,15 @@ public final class MethodOperationCache<O> {
      */
     @SuppressWarnings("unchecked")
     public @Nullable O get(Method method, @Nullable Class<?> targetClass) {
-        Key key = new Key(method, targetClass);
-        Object cached = cache.get(key);
-        if (cached == null) {
+        Resolved found = Resolved.find(cache.get(method), targetClass);
+        if (found == null) {
             O resolved = resolver.apply(method, targetClass);
-            cached = resolved != null ? resolved : ABSENT;
-            Object raced = cache.putIfAbsent(key, cached);
-            if (raced != null) {
-                cached = raced;
-            }
+            Object value = resolved != null ? resolved : ABSENT;
+            Resolved head = cache.compute(method, (key, current) -> Resolved.find(current, targetClass) != null
+                    ? current : new Resolved(targetClass, value, current));
+            found = Resolved.find(head, targetClass);
         }
-        return cached == ABSENT ? null : (O) cached;
+        return found.operation == ABSENT ? null : (O) found.operation;
     }
 
     /**
@@ -64,9 +66,11 @@ public final class MethodOperationCache<O> {
      */
     public MethodOperationCache<O> refilledWith(BiFunction<Method, @Nullable Class<?>, @Nullable O> resolver) {
         MethodOperationCache<O> next = new MethodOperationCache<>(resolver);
-        cache.forEach((key, value) -> {
-            if (value != ABSENT) {
-                next.get(key.method(), key.targetClass());
+        cache.forEach((method, head) -> {
+            for (Resolved entry = head; entry != null; entry = entry.next) {
+                if (entry.operation != ABSENT) {
+                    next.get(method, entry.targetClass);
+                }
             }
         });
         return next;
@@ -79,20 +83,27 @@ public final class MethodOperationCache<O> {
      */
     @SuppressWarnings("unchecked")
     public List<O> resolved() {
-        return cache.values().stream().filter(value -> value != ABSENT).map(value -> (O) value).toList();
+        List<O> operations = new ArrayList<>();
+        for (Resolved head : cache.values()) {
+            for (Resolved entry = head; entry != null; entry = entry.next) {
+                if (entry.operation != ABSENT) {
+                    operations.add((O) entry.operation);
+                }
+            }
+        }
+        return operations;
     }
 
-    private record Key(Method method, @Nullable Class<?> targetClass) {
+    /** One target class's operation (or {@link #ABSENT}) for a method; immutable, newest first. */
+    private record Resolved(@Nullable Class<?> targetClass, Object operation, @Nullable Resolved next) {
 
-        @Override
-        public boolean equals(@Nullable Object other) {
-            return other instanceof Key key && method.equals(key.method)
-                    && Objects.equals(targetClass, key.targetClass);
-        }
-
-        @Override
-        public int hashCode() {
-            return method.hashCode() * 31 + Objects.hashCode(targetClass);
+        static @Nullable Resolved find(@Nullable Resolved head, @Nullable Class<?> targetClass) {
+            for (Resolved entry = head; entry != null; entry = entry.next) {
+                if (entry.targetClass == targetClass) {
+                    return entry;
+                }
+            }
+            return null;
         }
     }
 }

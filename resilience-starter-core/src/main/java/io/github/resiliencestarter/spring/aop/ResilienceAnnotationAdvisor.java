@@ -51,6 +51,19 @@ public class ResilienceAnnotationAdvisor extends AbstractPointcutAdvisor {
         return interceptor;
     }
 
+    /**
+     * Whether an element of a proxy's interceptor chain is {@code interceptor}, or this advisor's
+     * lazy wrapper around it.
+     *
+     * @param element an element of the chain
+     * @param interceptor the interceptor looked for
+     * @return {@code true} when the element runs that interceptor
+     */
+    static boolean runs(Object element, MethodInterceptor interceptor) {
+        return element == interceptor
+                || (element instanceof LazyInterceptor lazy && lazy.delegate == interceptor);
+    }
+
     /** Creates the real interceptor on its first invocation. */
     private static final class LazyInterceptor implements MethodInterceptor {
 

@@ -1,5 +1,6 @@
 package io.github.resiliencestarter.spring.aop;
 
+import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.core.CheckedCallable;
 import java.lang.reflect.Method;
 import java.util.concurrent.CompletionStage;
@@ -52,8 +53,7 @@ public class RetryInterceptor extends OperationInterceptor<RetryOperation> {
             return AsyncResults.withFallback(operation.retrier().callAsync(attempt), operation.fallback(),
                     invocation.getThis(), invocation.getArguments());
         }
-        CheckedCallable<Object> attempt = invocation instanceof ProxyMethodInvocation proxied
-                ? () -> proxied.invocableClone().proceed() : invocation::proceed;
+        CheckedCallable<Object> attempt = blockingAttempts(invocation);
         if (operation.retrier().config().hedge() != null && TX_PRESENT
                 && TransactionSynchronizationManager.isActualTransactionActive()) {
             // hedged attempts run on other threads, outside the caller's transaction and blind to its
@@ -61,6 +61,23 @@ public class RetryInterceptor extends OperationInterceptor<RetryOperation> {
             return operation.retrier().callInPlace(attempt);
         }
         return operation.retrier().call(attempt);
+    }
+
+    /**
+     * The attempts of a blocking call. The first proceeds on the original invocation (nothing to
+     * copy on the common path); later ones run a fresh invocation of the inner interceptors and the
+     * target with the arguments the call arrived with.
+     */
+    private CheckedCallable<Object> blockingAttempts(MethodInvocation invocation) {
+        if (!(invocation instanceof ProxyMethodInvocation proxied)) {
+            return invocation::proceed;
+        }
+        if (!RetryAttemptInvocation.canRebuild(proxied)) {
+            return () -> proxied.invocableClone().proceed();
+        }
+        Object[] arguments = proxied.getArguments();
+        return () -> TraceContextHolder.current().attempt() <= 1
+                ? proxied.proceed() : RetryAttemptInvocation.after(this, proxied, arguments).proceed();
     }
 
     @Override

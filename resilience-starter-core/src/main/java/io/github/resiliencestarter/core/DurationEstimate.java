@@ -1,6 +1,6 @@
 package io.github.resiliencestarter.core;
 
-import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>Lock-free: recording writes one slot of a ring of the last {@link #WINDOW} durations and,
  * every {@value #REFRESH_EVERY} samples, one recording thread recomputes the percentile from a copy
- * of the ring; reading returns the last computed value. Samples recorded concurrently with a
+ * of the ring (a selection, not a sort, into a buffer kept for it); reading returns the last computed value. Samples recorded concurrently with a
  * refresh may be missed by it and counted by the next, which is the precision an estimate needs.
  * Until {@code minSamples} durations were recorded there is no estimate ({@link #estimateNanos()}
  * is {@code -1}), so a caller falls back to a fixed value rather than trusting two samples.
@@ -37,6 +37,11 @@ public final class DurationEstimate {
     private final AtomicLong recorded = new AtomicLong();
 
     private final AtomicReference<Estimate> estimate = new AtomicReference<>(new Estimate(0, -1));
+
+    /** Held by the one thread refreshing, whose working copy of the ring is {@link #scratch}. */
+    private final AtomicBoolean refreshing = new AtomicBoolean();
+
+    private final long[] scratch = new long[WINDOW];
 
     private DurationEstimate(double percentile, int minSamples) {
         if (!(percentile > 0 && percentile < 100)) {
@@ -114,23 +119,66 @@ public final class DurationEstimate {
     }
 
     private void refresh(long count) {
-        int filled = (int) Math.min(count, WINDOW);
-        long[] copy = new long[filled];
-        int n = 0;
-        for (int i = 0; i < filled; i++) {
-            long value = recent.get(i);
-            if (value > 0) {
-                copy[n++] = value;
+        if (!refreshing.compareAndSet(false, true)) {
+            return; // another thread is refreshing: the next refresh counts these samples
+        }
+        try {
+            int filled = (int) Math.min(count, WINDOW);
+            long[] copy = scratch;
+            int n = 0;
+            for (int i = 0; i < filled; i++) {
+                long value = recent.get(i);
+                if (value > 0) {
+                    copy[n++] = value;
+                }
+            }
+            if (n == 0) {
+                return;
+            }
+            int rank = (int) Math.ceil(percentile / 100 * n) - 1;
+            Estimate fresh = new Estimate(count, select(copy, n, Math.max(0, Math.min(n - 1, rank))));
+            // a slower refresh of fewer samples must not overwrite a newer one
+            estimate.accumulateAndGet(fresh, (old, candidate) -> candidate.samples > old.samples ? candidate : old);
+        } finally {
+            refreshing.set(false);
+        }
+    }
+
+    /**
+     * The {@code k}-th smallest of the first {@code n} values (Hoare's selection): linear on
+     * average, where sorting the window on every refresh cost several microseconds.
+     */
+    static long select(long[] values, int n, int k) {
+        int low = 0;
+        int high = n - 1;
+        while (low < high) {
+            long pivot = values[(low + high) >>> 1];
+            int i = low;
+            int j = high;
+            while (i <= j) {
+                while (values[i] < pivot) {
+                    i++;
+                }
+                while (values[j] > pivot) {
+                    j--;
+                }
+                if (i <= j) {
+                    long swap = values[i];
+                    values[i] = values[j];
+                    values[j] = swap;
+                    i++;
+                    j--;
+                }
+            }
+            if (k <= j) {
+                high = j;
+            } else if (k >= i) {
+                low = i;
+            } else {
+                return values[k];
             }
         }
-        if (n == 0) {
-            return;
-        }
-        Arrays.sort(copy, 0, n);
-        int rank = (int) Math.ceil(percentile / 100 * n) - 1;
-        Estimate fresh = new Estimate(count, copy[Math.max(0, Math.min(n - 1, rank))]);
-        // a slower refresh of fewer samples must not overwrite a newer one
-        estimate.accumulateAndGet(fresh, (old, candidate) -> candidate.samples > old.samples ? candidate : old);
+        return values[k];
     }
 
     @Override

@@ -23,6 +23,23 @@ class DurationEstimateTest {
     }
 
     @Test
+    void theSelectionFindsWhatSortingWouldOnRandomAndRepetitiveWindows() {
+        java.util.Random random = new java.util.Random(42);
+        for (int round = 0; round < 2_000; round++) {
+            int n = 1 + random.nextInt(DurationEstimate.WINDOW);
+            int distinct = 1 + random.nextInt(round % 2 == 0 ? 3 : 1_000_000);
+            long[] values = new long[n];
+            for (int i = 0; i < n; i++) {
+                values[i] = 1 + random.nextInt(distinct);
+            }
+            long[] sorted = values.clone();
+            java.util.Arrays.sort(sorted);
+            int k = random.nextInt(n);
+            assertThat(DurationEstimate.select(values, n, k)).as("round %d", round).isEqualTo(sorted[k]);
+        }
+    }
+
+    @Test
     void theMedianIsThereFromTheFirstSample() {
         DurationEstimate median = DurationEstimate.median();
         assertThat(median.estimateNanos()).isEqualTo(-1);

@@ -81,6 +81,16 @@ public final class InterruptTimer implements AutoCloseable {
         return ticket;
     }
 
+    /**
+     * Tickets the timer thread holds in its heap, disarmed ones not yet swept included; read from
+     * another thread it is an estimate.
+     *
+     * @return the count
+     */
+    int held() {
+        return heap.size();
+    }
+
     @Override
     public void close() {
         closed = true;

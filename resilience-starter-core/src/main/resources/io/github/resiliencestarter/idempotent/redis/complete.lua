@@ -5,10 +5,10 @@ if not owned_by(ARGV[1]) then
 end
 local now = now_millis()
 local ttl = tonumber(ARGV[4])
-redis.call('HSET', KEYS[1], 'st', 'C', 'rt', ARGV[3], 'ex', now + ttl)
 if ARGV[5] == '1' then
-  redis.call('HSET', KEYS[1], 'rs', ARGV[2])
+  redis.call('HSET', KEYS[1], 'st', 'C', 'rt', ARGV[3], 'ex', now + ttl, 'rs', ARGV[2])
 else
+  redis.call('HSET', KEYS[1], 'st', 'C', 'rt', ARGV[3], 'ex', now + ttl)
   redis.call('HDEL', KEYS[1], 'rs')
 end
 redis.call('PEXPIRE', KEYS[1], ttl)

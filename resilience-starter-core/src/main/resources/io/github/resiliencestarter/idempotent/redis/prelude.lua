@@ -8,7 +8,8 @@ local function now_millis()
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 
--- Whether the record is in progress and held by the given owner token.
+-- Whether the record is in progress and held by the given owner token (one read of both fields).
 local function owned_by(owner)
-  return redis.call('HGET', KEYS[1], 'st') == 'P' and redis.call('HGET', KEYS[1], 'ow') == owner
+  local state = redis.call('HMGET', KEYS[1], 'st', 'ow')
+  return state[1] == 'P' and state[2] == owner
 end

@@ -51,6 +51,11 @@ public class InMemoryIdempotencyStore implements IdempotencyStore {
     @Override
     public ClaimResult claim(Claim claim) {
         long now = time.epochMillis();
+        IdempotencyRecord live = records.get(claim.key());
+        if (live != null && live.expiresAt() > now && !live.isLeaseExpired(now)) {
+            // a replay or a duplicate in flight: answered by a read, without locking the entry
+            return ClaimResult.exists(live);
+        }
         if (claimsSinceSweep.incrementAndGet() >= sweepAfter) {
             claimsSinceSweep.set(0);
             sweep(now);

@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.BiFunction;
 import org.jspecify.annotations.Nullable;
+import org.springframework.util.ClassUtils;
 
 /**
  * Per-method settings, resolved once and then read without locking or reflection on every call.
@@ -47,7 +48,8 @@ public final class MethodOperationCache<O> {
     public @Nullable O get(Method method, @Nullable Class<?> targetClass) {
         Resolved found = Resolved.find(cache.get(method), targetClass);
         if (found == null) {
-            O resolved = resolver.apply(method, targetClass);
+            // keyed by the class as called, resolved on the class the user wrote (not a CGLIB subclass)
+            O resolved = resolver.apply(method, targetClass != null ? ClassUtils.getUserClass(targetClass) : null);
             Object value = resolved != null ? resolved : ABSENT;
             Resolved head = cache.compute(method, (key, current) -> Resolved.find(current, targetClass) != null
                     ? current : new Resolved(targetClass, value, current));

@@ -4,7 +4,6 @@ import java.lang.reflect.Method;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
-import org.springframework.aop.support.AopUtils;
 
 /**
  * The shape every annotation interceptor shares: look up the method's cached operation, run the
@@ -17,8 +16,8 @@ public abstract class OperationInterceptor<O> implements MethodInterceptor {
     @Override
     public final @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
         Object target = invocation.getThis();
-        Class<?> targetClass = target != null ? AopUtils.getTargetClass(target) : null;
-        O operation = operation(invocation.getMethod(), targetClass);
+        // the raw class: the cache resolves a CGLIB subclass to its user class once, not on every call
+        O operation = operation(invocation.getMethod(), target != null ? target.getClass() : null);
         if (operation == null) {
             return invocation.proceed();
         }

@@ -78,7 +78,7 @@ public class StoreBenchmark {
             redisFactory.start();
             redis = new StringRedisTemplate(redisFactory);
             redis.afterPropertiesSet();
-            idempotencyStore = new RedisIdempotencyStore(redis);
+            idempotencyStore = new RedisIdempotencyStore(redisFactory); // as the auto-configuration builds it
         } else {
             dataSource = new HikariDataSource();
             dataSource.setJdbcUrl(required("RESILIENCE_TEST_JDBC_URL"));

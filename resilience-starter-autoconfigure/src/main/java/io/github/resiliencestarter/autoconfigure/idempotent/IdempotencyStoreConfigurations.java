@@ -57,7 +57,7 @@ final class IdempotencyStoreConfigurations {
         @Bean
         RedisIdempotencyStore idempotencyStore(RedisConnectionFactory connectionFactory) {
             log.info("Idempotency store: redis");
-            return new RedisIdempotencyStore(new StringRedisTemplate(connectionFactory));
+            return new RedisIdempotencyStore(connectionFactory);
         }
     }
 

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
@@ -52,6 +53,23 @@ public class RedisIdempotencyStore implements IdempotencyStore {
      */
     public RedisIdempotencyStore(StringRedisTemplate redis) {
         this.redis = redis;
+    }
+
+    /**
+     * Creates the store on a template of its own. The template hands its callbacks the connection
+     * itself rather than a close-suppressing proxy built for every command (a JDK proxy per call,
+     * several hundred bytes and a class-hierarchy walk): the store never closes it.
+     *
+     * @param connectionFactory decides standalone, sentinel or cluster
+     */
+    public RedisIdempotencyStore(RedisConnectionFactory connectionFactory) {
+        this(ownTemplate(connectionFactory));
+    }
+
+    private static StringRedisTemplate ownTemplate(RedisConnectionFactory connectionFactory) {
+        StringRedisTemplate template = new StringRedisTemplate(connectionFactory);
+        template.setExposeConnection(true);
+        return template;
     }
 
     @Override

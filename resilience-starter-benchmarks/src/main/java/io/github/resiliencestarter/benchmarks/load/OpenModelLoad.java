@@ -27,11 +27,14 @@ import org.HdrHistogram.Histogram;
 /**
  * An open-model load generator for the sample application.
  *
- * <p>Phase 1 (open model): request {@code i} is due at {@code t0 + i / rate}, whether or not
- * earlier requests have answered, and its latency is measured from that intended start. A server
- * that stalls therefore shows the whole queueing delay in the histogram instead of silently slowing
- * the sender down (coordinated omission). The first {@code warmup} seconds of the same schedule are
- * sent but not recorded. The time from the actual send is recorded separately as service time, to
+ * <p>Phase 1 (open model): in the measured window request {@code i} is due at {@code start + i /
+ * rate}, whether or not earlier requests have answered, and its latency is measured from that
+ * intended start. A server that stalls therefore shows the whole queueing delay in the histogram
+ * instead of silently slowing the sender down (coordinated omission). The {@code warmup} seconds
+ * before the window are sent but not recorded; during them the rate climbs linearly from a tenth
+ * of {@code rate} to the full rate, because a cold JVM sent the full rate at once can queue more
+ * than it ever drains (the sample without the starter, whose self-call has no timeout, then holds
+ * every server thread). The time from the actual send is recorded separately as service time, to
  * show how much the two differ.
  *
  * <p>Phase 2 (saturation, closed loop): {@code concurrency} requests are kept in flight, each
@@ -134,8 +137,21 @@ public final class OpenModelLoad {
         long measureEnd = measureStart + TimeUnit.SECONDS.toNanos(durationSeconds);
         AtomicInteger inFlight = new AtomicInteger();
         AtomicLong lastMeasuredCompletion = new AtomicLong(measureStart);
-        for (long i = 0; ; i++) {
-            long intended = t0 + Math.round(i * periodNanos);
+        double warmupNanos = measureStart - t0;
+        double rampStart = t0;
+        long measuredIndex = 0;
+        while (true) {
+            long intended;
+            if (rampStart < measureStart) {
+                // warm-up: the rate climbs from a tenth to the full rate, so a cold JVM is not buried
+                // under a queue it cannot drain before the JIT has compiled it
+                intended = Math.round(rampStart);
+                double share = 0.1 + 0.9 * (rampStart - t0) / warmupNanos;
+                rampStart += periodNanos / share;
+            } else {
+                // measured: exactly on the fixed-rate schedule from the window's start
+                intended = measureStart + Math.round(measuredIndex++ * periodNanos);
+            }
             if (intended >= measureEnd) {
                 break;
             }
@@ -224,7 +240,7 @@ public final class OpenModelLoad {
                     result.ok.increment();
                     result.latency.recordValue(micros(now - sentAt));
                 } else {
-                    result.errors.increment();
+                    result.count(error != null ? kind(error) : "http-" + response.statusCode());
                 }
             }
             if (now < end) {
@@ -245,8 +261,9 @@ public final class OpenModelLoad {
                 ms(open.latency, 90), ms(open.latency, 99), ms(open.latency, 99.9), open.latency.getMaxValue() / 1000.0,
                 ms(open.service, 99));
         if (closed != null) {
-            err.printf(Locale.ROOT, "[%s] saturation (closed loop): %.1f req/s, %d errors, p50 %.2f ms, p99 %.2f ms%n",
-                    option("label", "load"), closed.throughput(), closed.errors.sum(), ms(closed.latency, 50),
+            err.printf(Locale.ROOT, "[%s] saturation (closed loop): %.1f req/s, %d errors %s, p50 %.2f ms, p99 %.2f ms%n",
+                    option("label", "load"), closed.throughput(), closed.errorCount(), closed.errors,
+                    ms(closed.latency, 50),
                     ms(closed.latency, 99));
         }
     }
@@ -265,14 +282,7 @@ public final class OpenModelLoad {
         field(json, "sent", Long.toString(open.sent.sum())).append(',');
         field(json, "ok", Long.toString(open.ok.sum())).append(',');
         field(json, "errors", Long.toString(open.errorCount())).append(',');
-        StringBuilder kinds = new StringBuilder("{");
-        new TreeMap<>(open.errors).forEach((kind, count) -> {
-            if (kinds.length() > 1) {
-                kinds.append(',');
-            }
-            field(kinds, kind, Long.toString(count.sum()));
-        });
-        field(json, "errorsByKind", kinds.append('}').toString()).append(',');
+        field(json, "errorsByKind", kinds(open.errors)).append(',');
         field(json, "unfinished", Integer.toString(open.unfinished)).append(',');
         field(json, "throughput", num(open.throughput())).append(',');
         field(json, "latencyMs", percentiles(open.latency)).append(',');
@@ -283,11 +293,23 @@ public final class OpenModelLoad {
             field(json, "seconds", Long.toString(saturation)).append(',');
             field(json, "countedSeconds", num(closed.seconds)).append(',');
             field(json, "ok", Long.toString(closed.ok.sum())).append(',');
-            field(json, "errors", Long.toString(closed.errors.sum())).append(',');
+            field(json, "errors", Long.toString(closed.errorCount())).append(',');
+            field(json, "errorsByKind", kinds(closed.errors)).append(',');
             field(json, "throughput", num(closed.throughput())).append(',');
             field(json, "latencyMs", percentiles(closed.latency)).append('}');
         }
         return json.append('}').toString();
+    }
+
+    private static String kinds(Map<String, LongAdder> errors) {
+        StringBuilder kinds = new StringBuilder("{");
+        new TreeMap<>(errors).forEach((kind, count) -> {
+            if (kinds.length() > 1) {
+                kinds.append(',');
+            }
+            field(kinds, kind, Long.toString(count.sum()));
+        });
+        return kinds.append('}').toString();
     }
 
     private static String percentiles(Histogram histogram) {
@@ -389,9 +411,17 @@ public final class OpenModelLoad {
 
         final LongAdder ok = new LongAdder();
 
-        final LongAdder errors = new LongAdder();
+        final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
 
         double seconds;
+
+        void count(String kind) {
+            errors.computeIfAbsent(kind, key -> new LongAdder()).increment();
+        }
+
+        long errorCount() {
+            return errors.values().stream().mapToLong(LongAdder::sum).sum();
+        }
 
         double throughput() {
             return ok.sum() / seconds;

@@ -10,11 +10,11 @@
 # scripts/load.sh overhead [rate] [seconds]
 #   The end-to-end cost of the starter (issue 18): one sample instance (profiles mysql,redis) with
 #   the starter on, then the same jar with --resilience.enabled=false, each under the same
-#   open-model load (OpenModelLoad: fixed arrival rate, default 100 req/s, measured for 30 s after a
+#   open-model load (OpenModelLoad: fixed arrival rate, default 80 req/s, measured for 30 s after a
 #   warm-up, then a closed-loop saturation phase), each under JFR. Writes docs/bench/load-overhead.json
 #   and docs/bench/load-overhead.md. Environment: LOAD_WARMUP (s, 15), LOAD_SATURATION (s, 15),
-#   LOAD_CONCURRENCY (32), LOAD_CREATE_SHARE (0.5), LOAD_PRODUCTS (100), LOAD_SKIP_BUILD=1 to reuse
-#   the jar and classpath of an earlier build.
+#   LOAD_CONCURRENCY (32), LOAD_CREATE_SHARE (0.5), LOAD_PRODUCTS (100), LOAD_ROUNDS (1; 2 runs
+#   on, off, off, on), LOAD_SKIP_BUILD=1 to reuse the jar and classpath of an earlier build.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -101,37 +101,43 @@ seed_products() {
 }
 
 overhead() {
-  local rate="${1:-100}" seconds="${2:-30}" out="$ROOT/target/load-overhead" variant port products
+  local rate="${1:-80}" seconds="${2:-30}" out="$ROOT/target/load-overhead" variant port products
   local warmup="${LOAD_WARMUP:-15}" saturation="${LOAD_SATURATION:-15}" concurrency="${LOAD_CONCURRENCY:-32}"
   local cp="resilience-starter-benchmarks/target/classes:$(cat resilience-starter-benchmarks/target/classpath.txt)"
   local run_id="O$(date +%s)"
   products="${LOAD_PRODUCTS:-100}"
   mkdir -p "$out" docs/bench
-  for variant in on off; do
+  # LOAD_ROUNDS=2 runs on, off, off, on: a drift in the machine's other load then weighs on both alike
+  local order=(on off) run=0 runs=()
+  [ "${LOAD_ROUNDS:-1}" = 2 ] && order=(on off off on)
+  for variant in "${order[@]}"; do
+    run=$((run + 1))
+    local tag="$variant-$run"
     port=$(_free_port)
     local switch=()
     [ "$variant" = off ] && switch=(--resilience.enabled=false)
     # the same jar and JVM options for both; only the kill switch differs. JFR samples every thread's
     # allocation counter each second, so the measured window can be cut out of the recording.
-    rm -f "$out/$variant.jfr"
+    rm -f "$out/$tag.jfr"
     DB_URL="$RESILIENCE_TEST_JDBC_URL" DB_USER="$RESILIENCE_TEST_JDBC_USER" DB_PASSWORD="$RESILIENCE_TEST_JDBC_PASSWORD" \
       REDIS_URL="$RESILIENCE_TEST_REDIS_URL" java -Xmx512m \
-      "-XX:StartFlightRecording:filename=$out/$variant.jfr,settings=default,dumponexit=true,jdk.ThreadAllocationStatistics#period=1s" \
+      "-XX:StartFlightRecording:filename=$out/$tag.jfr,settings=default,dumponexit=true,jdk.ThreadAllocationStatistics#period=1s" \
       -jar "$JAR" --server.port="$port" --spring.profiles.active=mysql,redis --logging.level.root=WARN \
-      --spring.datasource.hikari.maximum-pool-size=30 "${switch[@]}" > "$out/$variant.log" 2>&1 &
+      --spring.datasource.hikari.maximum-pool-size=30 "${switch[@]}" > "$out/$tag.log" 2>&1 &
     pids+=($!)
     wait_healthy "$port"
-    if [ "$variant" = on ] && ! seed_products "$products"; then products=3; fi
+    if [ "$run" = 1 ] && ! seed_products "$products"; then products=3; fi
     echo "== starter $variant: $rate req/s, ${warmup} s warm-up, ${seconds} s measured, ${saturation} s saturation" >&2
     java -Xmx256m -XX:+UseSerialGC -cp "$cp" io.github.resiliencestarter.benchmarks.load.OpenModelLoad \
       --url="http://127.0.0.1:$port" --rate="$rate" --warmup="$warmup" --duration="$seconds" \
       --saturation="$saturation" --concurrency="$concurrency" --create-share="${LOAD_CREATE_SHARE:-0.5}" \
-      --products="$products" --label="$variant" --run-id="$run_id$variant" --out="$out/$variant.json" >/dev/null
+      --products="$products" --label="$tag" --run-id="$run_id-$run" --out="$out/$tag.json" >/dev/null
     stop_instances
+    runs+=("$variant:$out/$tag.json:$out/$tag.jfr")
   done
   python3 scripts/load_overhead_report.py --out-json docs/bench/load-overhead.json \
     --out-md docs/bench/load-overhead.md --products "$products" \
-    "on:$out/on.json:$out/on.jfr" "off:$out/off.json:$out/off.jfr"
+    "${runs[@]}"
 }
 
 "$MODE" "$@"

@@ -84,6 +84,7 @@ def variant(name, load_path, jfr):
     sampled = sampled_allocation(jfr, start, end)
     return {
         "variant": name,
+        "run": load["label"],
         "openModel": {key: load[key] for key in ("rate", "warmupSeconds", "durationSeconds", "createShare", "sent", "ok", "errors",
                                                   "errorsByKind", "unfinished", "throughput", "latencyMs",
                                                   "serviceTimeMs")},
@@ -111,7 +112,6 @@ def main():
     args = parser.parse_args()
 
     variants = [variant(*run.split(":", 2)) for run in args.runs]
-    by_name = {v["variant"]: v for v in variants}
     result = {
         "generatedAt": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "machine": {"cpus": __import__("os").cpu_count(), "python": platform.python_version(),
@@ -126,27 +126,45 @@ def main():
         },
         "variants": variants,
     }
-    on, off = by_name.get("on"), by_name.get("off")
-    if on and off:
-        def sat(v):
-            return (v["saturation"] or {}).get("throughput")
-        ratios = {
-            "saturationThroughputOnOverOff": round(sat(on) / sat(off), 3) if sat(on) and sat(off) else None,
-            "p50DeltaMs": round(on["openModel"]["latencyMs"]["p50"] - off["openModel"]["latencyMs"]["p50"], 3),
-            "p99DeltaMs": round(on["openModel"]["latencyMs"]["p99"] - off["openModel"]["latencyMs"]["p99"], 3),
+    def mean(values):
+        values = [v for v in values if v is not None]
+        return sum(values) / len(values) if values else None
+
+    def summary(name):
+        runs = [v for v in variants if v["variant"] == name]
+        if not runs:
+            return None
+        return {
+            "runs": len(runs),
+            "saturationThroughput": mean([(v["saturation"] or {}).get("throughput") for v in runs]),
+            "p50Ms": mean([v["openModel"]["latencyMs"]["p50"] for v in runs]),
+            "p99Ms": mean([v["openModel"]["latencyMs"]["p99"] for v in runs]),
+            "p999Ms": mean([v["openModel"]["latencyMs"]["p999"] for v in runs]),
+            "allocBytesPerRequest": mean([v["allocation"]["bytesPerRequest"] for v in runs]),
         }
-        a_on, a_off = on["allocation"]["bytesPerRequest"], off["allocation"]["bytesPerRequest"]
-        ratios["allocDeltaBytesPerRequest"] = a_on - a_off if a_on and a_off else None
-        result["comparison"] = ratios
+
+    on, off = summary("on"), summary("off")
+    if on and off:
+        ratio = on["saturationThroughput"] / off["saturationThroughput"] \
+            if on["saturationThroughput"] and off["saturationThroughput"] else None
+        result["comparison"] = {
+            "note": "means over the runs of each variant",
+            "on": on, "off": off,
+            "saturationThroughputOnOverOff": round(ratio, 3) if ratio else None,
+            "p50DeltaMs": round(on["p50Ms"] - off["p50Ms"], 3),
+            "p99DeltaMs": round(on["p99Ms"] - off["p99Ms"], 3),
+            "allocDeltaBytesPerRequest": round(on["allocBytesPerRequest"] - off["allocBytesPerRequest"])
+            if on["allocBytesPerRequest"] and off["allocBytesPerRequest"] else None,
+        }
     json.dump(result, open(args.out_json, "w"), indent=2)
     open(args.out_json, "a").write("\n")
 
-    rows = ["| starter | offered | answered | max throughput (closed loop) | p50 | p99 | p99.9 | max | alloc/request "
+    rows = ["| run | offered | answered | max throughput (closed loop) | p50 | p99 | p99.9 | max | alloc/request "
             "| errors |", "|---|---|---|---|---|---|---|---|---|---|"]
     for v in variants:
         o, s = v["openModel"], v["saturation"] or {}
         lat = o["latencyMs"]
-        rows.append(f"| {v['variant']} | {o['rate']:.0f} req/s | {o['throughput']:.1f} req/s | "
+        rows.append(f"| {v['run']} | {o['rate']:.0f} req/s | {o['throughput']:.1f} req/s | "
                     f"{s.get('throughput', 0):.1f} req/s | {lat['p50']:.2f} ms | {lat['p99']:.2f} ms | "
                     f"{lat['p999']:.2f} ms | {lat['max']:.2f} ms | {kib(v['allocation']['bytesPerRequest'])} | "
                     f"{o['errors']} + {s.get('errors', 0)} |")
@@ -158,7 +176,8 @@ def main():
         "MariaDB, idempotency records on Redis, `-Xmx512m`, Hikari pool 30, JFR with default settings), loads it, "
         "stops it, and starts the same jar with `--resilience.enabled=false` under the same load; the load "
         "generator, both servers and the instance share the machine "
-        f"({result['machine']['cpus']} cores). The load (`OpenModelLoad`) is an open model: "
+        f"({len(variants)} runs in this order: {', '.join(v['run'] for v in variants)}; "
+        f"{result['machine']['cpus']} cores). The load (`OpenModelLoad`) is an open model: "
         f"{first['rate']:.0f} req/s at fixed intended start times after a {first['warmupSeconds']} s warm-up ramp, "
         f"{first['durationSeconds']} s measured, latency from each request's intended start (so queueing is not "
         f"hidden by coordinated omission) in an HdrHistogram; {first['createShare']:.0%} of the requests create an "
@@ -176,7 +195,8 @@ def main():
         c = result["comparison"]
         ratio = c["saturationThroughputOnOverOff"]
         verdict = "–" if ratio is None else ("met" if ratio >= 0.9 else "missed")
-        table += "\n" + textwrap.fill(f"Throughput ratio (closed-loop saturation, on ÷ off): **{ratio}** (goal ≥ 0.9: {verdict}); "
+        table += "\n" + textwrap.fill(f"Throughput ratio (closed-loop saturation, on ÷ off, mean of {c['on']['runs']} and "
+                                     f"{c['off']['runs']} runs): **{ratio}** (goal ≥ 0.9: {verdict}); "
                   f"p50 {c['p50DeltaMs']:+.2f} ms, p99 {c['p99DeltaMs']:+.2f} ms with the starter on; "
                   f"allocation {kib(c['allocDeltaBytesPerRequest'])} more per request. Errors are open-model + "
                   "saturation answers other than 2xx (not counted as throughput); raw figures: "

@@ -48,8 +48,13 @@ stop_instances() {
 }
 trap 'stop_instances; _stop_test_servers' EXIT
 
+# wait_healthy PORT PID: fails at once when the instance has exited (e.g. its port was taken meanwhile)
 wait_healthy() {
-  for _ in $(seq 1 240); do curl -sf "http://127.0.0.1:$1/actuator/health" >/dev/null && return 0; sleep 0.5; done
+  for _ in $(seq 1 240); do
+    curl -sf "http://127.0.0.1:$1/actuator/health" >/dev/null && return 0
+    kill -0 "$2" 2>/dev/null || { echo "the sample for port $1 exited; see its log" >&2; return 1; }
+    sleep 0.5
+  done
   echo "the sample on port $1 did not become healthy" >&2; return 1
 }
 
@@ -67,8 +72,9 @@ reliability() {
       pids+=($!)
       ports+=("$port")
     done
-    for port in "${ports[@]}"; do
-      wait_healthy "$port"
+    for i in 0 1; do
+      port="${ports[$i]}"
+      wait_healthy "$port" "${pids[$i]}"
       curl -s -X PUT "http://127.0.0.1:$port/inventory/faults" -H 'Content-Type: application/json' \
         -d '{"latencyMs":0,"failureRate":0.05,"failureStatus":503,"failNext":0}' >/dev/null
     done
@@ -125,7 +131,7 @@ overhead() {
       -jar "$JAR" --server.port="$port" --spring.profiles.active=mysql,redis --logging.level.root=WARN \
       --spring.datasource.hikari.maximum-pool-size=30 "${switch[@]}" > "$out/$tag.log" 2>&1 &
     pids+=($!)
-    wait_healthy "$port"
+    wait_healthy "$port" "${pids[0]}"
     if [ "$run" = 1 ] && ! seed_products "$products"; then products=3; fi
     echo "== starter $variant: $rate req/s, ${warmup} s warm-up, ${seconds} s measured, ${saturation} s saturation" >&2
     java -Xmx256m -XX:+UseSerialGC -cp "$cp" io.github.resiliencestarter.benchmarks.load.OpenModelLoad \

@@ -85,8 +85,8 @@ def variant(name, load_path, jfr):
     return {
         "variant": name,
         "run": load["label"],
-        "openModel": {key: load[key] for key in ("rate", "warmupSeconds", "durationSeconds", "createShare", "sent", "ok", "errors",
-                                                  "errorsByKind", "unfinished", "throughput", "latencyMs",
+        "openModel": {key: load.get(key) for key in ("rate", "warmupSeconds", "durationSeconds", "createShare", "sent", "ok", "errors",
+                                                  "errorsByKind", "loadAverage", "unfinished", "throughput", "latencyMs",
                                                   "serviceTimeMs")},
         "saturation": load.get("saturation"),
         "allocation": {
@@ -97,6 +97,11 @@ def variant(name, load_path, jfr):
             if answered_per_second else None,
         },
     }
+
+
+def load_average(open_model):
+    load = open_model.get("loadAverage")
+    return "–" if not load else f"{load['start']:.1f} → {load['end']:.1f}"
 
 
 def kib(value):
@@ -160,14 +165,14 @@ def main():
     open(args.out_json, "a").write("\n")
 
     rows = ["| run | offered | answered | max throughput (closed loop) | p50 | p99 | p99.9 | max | alloc/request "
-            "| errors |", "|---|---|---|---|---|---|---|---|---|---|"]
+            "| errors | load average |", "|---|---|---|---|---|---|---|---|---|---|---|"]
     for v in variants:
         o, s = v["openModel"], v["saturation"] or {}
         lat = o["latencyMs"]
         rows.append(f"| {v['run']} | {o['rate']:.0f} req/s | {o['throughput']:.1f} req/s | "
                     f"{s.get('throughput', 0):.1f} req/s | {lat['p50']:.2f} ms | {lat['p99']:.2f} ms | "
                     f"{lat['p999']:.2f} ms | {lat['max']:.2f} ms | {kib(v['allocation']['bytesPerRequest'])} | "
-                    f"{o['errors']} + {s.get('errors', 0)} |")
+                    f"{o['errors']} + {s.get('errors', 0)} | {load_average(o)} |")
     first = variants[0]["openModel"]
     sat_setup = variants[0]["saturation"] or {}
     head = (

@@ -2,6 +2,7 @@ package io.github.resiliencestarter.benchmarks.load;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -159,6 +160,7 @@ public final class OpenModelLoad {
             if (intended >= measureStart && result.startEpochMs == 0) {
                 // the wall-clock window, to cut the server's JFR recording to the measured part
                 result.startEpochMs = System.currentTimeMillis();
+                result.loadAverageStart = loadAverage();
             }
             boolean measured = intended >= measureStart;
             if (inFlight.get() >= maxInFlight) {
@@ -195,6 +197,7 @@ public final class OpenModelLoad {
             });
         }
         result.endEpochMs = System.currentTimeMillis();
+        result.loadAverageEnd = loadAverage();
         long drainUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(Long.parseLong(option("timeout", "10")) + 1);
         while (inFlight.get() > 0 && System.nanoTime() < drainUntil) {
             Thread.sleep(5);
@@ -283,6 +286,9 @@ public final class OpenModelLoad {
         field(json, "ok", Long.toString(open.ok.sum())).append(',');
         field(json, "errors", Long.toString(open.errorCount())).append(',');
         field(json, "errorsByKind", kinds(open.errors)).append(',');
+        // the machine's other load, since the server shares the cores with everything else running there
+        field(json, "loadAverage", "{\"start\":" + num(open.loadAverageStart) + ",\"end\":"
+                + num(open.loadAverageEnd) + "}").append(',');
         field(json, "unfinished", Integer.toString(open.unfinished)).append(',');
         field(json, "throughput", num(open.throughput())).append(',');
         field(json, "latencyMs", percentiles(open.latency)).append(',');
@@ -333,6 +339,10 @@ public final class OpenModelLoad {
 
     private static double ms(Histogram histogram, double percentile) {
         return histogram.getValueAtPercentile(percentile) / 1000.0;
+    }
+
+    private static double loadAverage() {
+        return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
     }
 
     private static String kind(Throwable error) {
@@ -386,6 +396,10 @@ public final class OpenModelLoad {
         volatile long startEpochMs;
 
         volatile long endEpochMs;
+
+        double loadAverageStart;
+
+        double loadAverageEnd;
 
         int unfinished;
 

@@ -206,6 +206,16 @@ def main():
                   f"allocation {kib(c['allocDeltaBytesPerRequest'])} more per request. Errors are open-model + "
                   "saturation answers other than 2xx (not counted as throughput); raw figures: "
                   "`docs/bench/load-overhead.json`.", width=100) + "\n"
+    cpus = result["machine"]["cpus"] or 1
+    busy = [v["run"] for v in variants if (v["openModel"].get("loadAverage") or {}).get("end", 0) > 2 * cpus]
+    if busy:
+        # the load average counts this run's own processes too (about one per core when loaded);
+        # far above the core count, other work was competing for the same cores
+        table += "\n" + textwrap.fill(
+            f"Disturbed: in {', '.join(busy)} the load average exceeded twice the {cpus} cores, so other work "
+            "most likely shared the CPU with the measured instance, and the latencies and throughput of these "
+            "runs carry that noise. Allocation per request is the figure least affected.",
+            width=100) + "\n"
     open(args.out_md, "w").write(table)
     sys.stdout.write(table)
 

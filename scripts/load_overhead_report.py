@@ -12,10 +12,15 @@ only estimate it; the sample sum is kept as a cross-check.
 import argparse
 import datetime
 import json
+import os
 import platform
 import subprocess
 import sys
 import textwrap
+
+
+OPEN_MODEL_FIELDS = ("rate", "warmupSeconds", "durationSeconds", "createShare", "sent", "ok", "errors",
+                     "errorsByKind", "loadAverage", "unfinished", "throughput", "latencyMs", "serviceTimeMs")
 
 
 def epoch(text):
@@ -85,9 +90,7 @@ def variant(name, load_path, jfr):
     return {
         "variant": name,
         "run": load["label"],
-        "openModel": {key: load.get(key) for key in ("rate", "warmupSeconds", "durationSeconds", "createShare", "sent", "ok", "errors",
-                                                  "errorsByKind", "loadAverage", "unfinished", "throughput", "latencyMs",
-                                                  "serviceTimeMs")},
+        "openModel": {key: load.get(key) for key in OPEN_MODEL_FIELDS},
         "saturation": load.get("saturation"),
         "allocation": {
             "method": "jdk.ThreadAllocationStatistics deltas over the measured window",
@@ -119,7 +122,7 @@ def main():
     variants = [variant(*run.split(":", 2)) for run in args.runs]
     result = {
         "generatedAt": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "machine": {"cpus": __import__("os").cpu_count(), "python": platform.python_version(),
+        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
                     "java": subprocess.run(["java", "-version"], capture_output=True, text=True).stderr.splitlines()[0]},
         "setup": {
             "application": "resilience-starter-sample, profiles mysql,redis (orders and stock on MariaDB, idempotency "

@@ -1,48 +1,149 @@
 #!/usr/bin/env bash
-# The long load run of the reliability issue: two sample instances sharing one MariaDB (and, in
-# the second round, one Redis for idempotency), 5 % injected inventory failures, 20 000 create
-# requests with 30 % duplicates from 24 client threads over at least 60 s, per store.
-# Usage: scripts/load.sh [requests] [min-seconds]
+# Load runs against the sample application, on the real MariaDB and Redis servers the tests use.
+#
+# scripts/load.sh [reliability] [requests] [min-seconds]
+#   The long load run of the reliability issue: two sample instances sharing one MariaDB (and, in
+#   the second round, one Redis for idempotency), 5 % injected inventory failures, 20 000 create
+#   requests with 30 % duplicates from 24 client threads over at least 60 s, per store
+#   (docs/reliability.md). Without a subcommand, numeric arguments mean this run.
+#
+# scripts/load.sh overhead [rate] [seconds]
+#   The end-to-end cost of the starter (issue 18): one sample instance (profiles mysql,redis) with
+#   the starter on, then the same jar with --resilience.enabled=false, each under the same
+#   open-model load (OpenModelLoad: fixed arrival rate, default 80 req/s, measured for 30 s after a
+#   warm-up, then a closed-loop saturation phase), each under JFR. Writes docs/bench/load-overhead.json
+#   and docs/bench/load-overhead.md. Environment: LOAD_WARMUP (s, 15), LOAD_SATURATION (s, 15),
+#   LOAD_CONCURRENCY (32), LOAD_CREATE_SHARE (0.5), LOAD_PRODUCTS (100), LOAD_ROUNDS (1; 2 runs
+#   on, off, off, on), LOAD_SKIP_BUILD=1 to reuse the jar and classpath of an earlier build.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
-REQUESTS="${1:-20000}"
-SECONDS_MIN="${2:-60}"
+
+MODE=reliability
+case "${1:-}" in
+  reliability) shift ;;
+  overhead) MODE=overhead; shift ;;
+  "" | [0-9]*) ;;
+  *) echo "usage: scripts/load.sh [reliability] [requests] [min-seconds] | overhead [rate] [seconds]" >&2; exit 2 ;;
+esac
+
 # shellcheck source=scripts/test-servers.sh
 source "$ROOT/scripts/test-servers.sh"
 start_test_servers
-./mvnw -B -q -ntp -DskipTests install
+if [ "${LOAD_SKIP_BUILD:-0}" != 1 ]; then
+  ./mvnw -B -q -ntp -DskipTests install
+  if [ "$MODE" = overhead ]; then
+    ./mvnw -B -q -ntp -pl resilience-starter-benchmarks dependency:build-classpath \
+      -Dmdep.outputFile=target/classpath.txt
+  fi
+fi
 JAR=resilience-starter-sample/target/resilience-starter-sample-0.1.0-SNAPSHOT.jar
 
 pids=()
-stop_instances() { for pid in "${pids[@]:-}"; do [ -n "$pid" ] && kill "$pid" 2>/dev/null || true; done; pids=(); }
+stop_instances() {
+  for pid in "${pids[@]:-}"; do
+    if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
+  done
+  pids=()
+}
 trap 'stop_instances; _stop_test_servers' EXIT
 
-for store in jdbc redis; do
-  ports=()
-  for i in 1 2; do
+# wait_healthy PORT PID: fails at once when the instance has exited (e.g. its port was taken meanwhile)
+wait_healthy() {
+  for _ in $(seq 1 240); do
+    curl -sf "http://127.0.0.1:$1/actuator/health" >/dev/null && return 0
+    kill -0 "$2" 2>/dev/null || { echo "the sample for port $1 exited; see its log" >&2; return 1; }
+    sleep 0.5
+  done
+  echo "the sample on port $1 did not become healthy" >&2; return 1
+}
+
+reliability() {
+  local requests="${1:-20000}" seconds_min="${2:-60}" store port profiles ports i
+  for store in jdbc redis; do
+    ports=()
+    for i in 1 2; do
+      port=$(_free_port)
+      profiles="mysql"; [ "$store" = redis ] && profiles="mysql,redis"
+      DB_URL="$RESILIENCE_TEST_JDBC_URL" DB_USER="$RESILIENCE_TEST_JDBC_USER" DB_PASSWORD="$RESILIENCE_TEST_JDBC_PASSWORD" \
+        REDIS_URL="$RESILIENCE_TEST_REDIS_URL" java -Xmx512m -jar "$JAR" --server.port="$port" \
+        --spring.profiles.active="$profiles" --logging.level.root=WARN --spring.datasource.hikari.maximum-pool-size=30 \
+        > "/tmp/load-$store-$i.log" 2>&1 &
+      pids+=($!)
+      ports+=("$port")
+    done
+    for i in 0 1; do
+      port="${ports[$i]}"
+      wait_healthy "$port" "${pids[$i]}"
+      curl -s -X PUT "http://127.0.0.1:$port/inventory/faults" -H 'Content-Type: application/json' \
+        -d '{"latencyMs":0,"failureRate":0.05,"failureStatus":503,"failNext":0}' >/dev/null
+    done
+    echo "== store: $store"
+    java scripts/LoadGenerator.java "http://127.0.0.1:${ports[0]},http://127.0.0.1:${ports[1]}" "$requests" 24 0.3 \
+      "$seconds_min" "$store$(date +%s)"
+    for port in "${ports[@]}"; do
+      echo "instance $port: retry budget denials $(curl -s "http://127.0.0.1:$port/actuator/prometheus" \
+        | awk '/^resilience_retry_calls_seconds_count\{.*outcome="budget_denied"/ {s += $2} END {print s + 0}'), retries $(curl -s \
+        "http://127.0.0.1:$port/actuator/prometheus" | awk '/^resilience_retry_calls_seconds_count\{.*outcome="success_with_retry"/ {s += $2} END {print s + 0}') calls succeeded after a retry"
+    done
+    stop_instances
+    sleep 2
+  done
+}
+
+# More stock rows than the sample's three, so the creates of both variants seldom meet on one row:
+# the starter retries a version conflict, the switched-off sample answers it with a 500, and either
+# would make the two variants do different work.
+seed_products() {
+  local count="$1" hostport db
+  hostport="${RESILIENCE_TEST_JDBC_URL#*://}"; hostport="${hostport%%/*}"
+  db="${RESILIENCE_TEST_JDBC_URL##*/}"; db="${db%%\?*}"
+  if ! command -v mariadb >/dev/null 2>&1; then
+    echo "no mariadb client: the creates use the sample's 3 products" >&2; return 1
+  fi
+  mariadb --no-defaults -h "${hostport%%:*}" -P "${hostport##*:}" -u "$RESILIENCE_TEST_JDBC_USER" \
+    -p"$RESILIENCE_TEST_JDBC_PASSWORD" "$db" -e \
+    "INSERT IGNORE INTO stock (product_id, quantity, version) VALUES $(seq -s, -f '(%g,1000000,0)' 1 "$count")"
+}
+
+overhead() {
+  local rate="${1:-80}" seconds="${2:-30}" out="$ROOT/target/load-overhead" variant port products
+  local warmup="${LOAD_WARMUP:-15}" saturation="${LOAD_SATURATION:-15}" concurrency="${LOAD_CONCURRENCY:-32}"
+  local cp="resilience-starter-benchmarks/target/classes:$(cat resilience-starter-benchmarks/target/classpath.txt)"
+  local run_id="O$(date +%s)"
+  products="${LOAD_PRODUCTS:-100}"
+  mkdir -p "$out" docs/bench
+  # LOAD_ROUNDS=2 runs on, off, off, on: a drift in the machine's other load then weighs on both alike
+  local order=(on off) run=0 runs=()
+  [ "${LOAD_ROUNDS:-1}" = 2 ] && order=(on off off on)
+  for variant in "${order[@]}"; do
+    run=$((run + 1))
+    local tag="$variant-$run"
     port=$(_free_port)
-    profiles="mysql"; [ "$store" = redis ] && profiles="mysql,redis"
+    local switch=()
+    [ "$variant" = off ] && switch=(--resilience.enabled=false)
+    # the same jar and JVM options for both; only the kill switch differs. JFR samples every thread's
+    # allocation counter each second, so the measured window can be cut out of the recording.
+    rm -f "$out/$tag.jfr"
     DB_URL="$RESILIENCE_TEST_JDBC_URL" DB_USER="$RESILIENCE_TEST_JDBC_USER" DB_PASSWORD="$RESILIENCE_TEST_JDBC_PASSWORD" \
-      REDIS_URL="$RESILIENCE_TEST_REDIS_URL" java -Xmx512m -jar "$JAR" --server.port="$port" \
-      --spring.profiles.active="$profiles" --logging.level.root=WARN --spring.datasource.hikari.maximum-pool-size=30 \
-      > "/tmp/load-$store-$i.log" 2>&1 &
+      REDIS_URL="$RESILIENCE_TEST_REDIS_URL" java -Xmx512m \
+      "-XX:StartFlightRecording:filename=$out/$tag.jfr,settings=default,dumponexit=true,jdk.ThreadAllocationStatistics#period=1s" \
+      -jar "$JAR" --server.port="$port" --spring.profiles.active=mysql,redis --logging.level.root=WARN \
+      --spring.datasource.hikari.maximum-pool-size=30 "${switch[@]}" > "$out/$tag.log" 2>&1 &
     pids+=($!)
-    ports+=("$port")
+    wait_healthy "$port" "${pids[0]}"
+    if [ "$run" = 1 ] && ! seed_products "$products"; then products=3; fi
+    echo "== starter $variant: $rate req/s, ${warmup} s warm-up, ${seconds} s measured, ${saturation} s saturation" >&2
+    java -Xmx256m -XX:+UseSerialGC -cp "$cp" io.github.resiliencestarter.benchmarks.load.OpenModelLoad \
+      --url="http://127.0.0.1:$port" --rate="$rate" --warmup="$warmup" --duration="$seconds" \
+      --saturation="$saturation" --concurrency="$concurrency" --create-share="${LOAD_CREATE_SHARE:-0.5}" \
+      --products="$products" --label="$tag" --run-id="$run_id-$run" --out="$out/$tag.json" >/dev/null
+    stop_instances
+    runs+=("$variant:$out/$tag.json:$out/$tag.jfr")
   done
-  for port in "${ports[@]}"; do
-    for _ in $(seq 1 120); do curl -sf "http://127.0.0.1:$port/actuator/health" >/dev/null && break; sleep 0.5; done
-    curl -s -X PUT "http://127.0.0.1:$port/inventory/faults" -H 'Content-Type: application/json' \
-      -d '{"latencyMs":0,"failureRate":0.05,"failureStatus":503,"failNext":0}' >/dev/null
-  done
-  echo "== store: $store"
-  java scripts/LoadGenerator.java "http://127.0.0.1:${ports[0]},http://127.0.0.1:${ports[1]}" "$REQUESTS" 24 0.3 \
-    "$SECONDS_MIN" "$store$(date +%s)"
-  for port in "${ports[@]}"; do
-    echo "instance $port: retry budget denials $(curl -s "http://127.0.0.1:$port/actuator/prometheus" \
-      | awk '/^resilience_retry_calls_seconds_count\{.*outcome="budget_denied"/ {s += $2} END {print s + 0}'), retries $(curl -s \
-      "http://127.0.0.1:$port/actuator/prometheus" | awk '/^resilience_retry_calls_seconds_count\{.*outcome="success_with_retry"/ {s += $2} END {print s + 0}') calls succeeded after a retry"
-  done
-  stop_instances
-  sleep 2
-done
+  python3 scripts/load_overhead_report.py --out-json docs/bench/load-overhead.json \
+    --out-md docs/bench/load-overhead.md --products "$products" \
+    "${runs[@]}"
+}
+
+"$MODE" "$@"

@@ -1,0 +1,227 @@
+#!/usr/bin/env python3
+"""Turns the two runs of `scripts/load.sh overhead` into docs/bench/load-overhead.{json,md}.
+
+Arguments: --out-json FILE --out-md FILE [--products N] VARIANT:LOAD_JSON:JFR ...
+
+Allocation per request comes from the server's JFR recording: jdk.ThreadAllocationStatistics
+(every thread's allocated-bytes counter, sampled each second) differenced over the measured
+window, divided by the requests answered in that window. The counter is exact (the JVM's own
+per-thread accounting), where jdk.ObjectAllocationSample is a throttled sample whose weights
+only estimate it; the sample sum is kept as a cross-check.
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+import textwrap
+
+
+OPEN_MODEL_FIELDS = ("rate", "warmupSeconds", "durationSeconds", "createShare", "sent", "ok", "errors",
+                     "errorsByKind", "loadAverage", "unfinished", "throughput", "latencyMs", "serviceTimeMs")
+
+
+def epoch(text):
+    return datetime.datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+
+
+def jfr_events(path, event, *extra):
+    out = subprocess.run(["jfr", "print", "--json", *extra, "--events", event, path],
+                         check=True, capture_output=True, text=True).stdout
+    return json.loads(out)["recording"]["events"]
+
+
+def sampling_instants(times):
+    """The statistics event is written for all threads at once: one instant per cluster of times."""
+    instants = []
+    for t in sorted(times):
+        if not instants or t - instants[-1][-1] > 0.2:
+            instants.append([t])
+        else:
+            instants[-1].append(t)
+    return [cluster[-1] for cluster in instants]
+
+
+def allocation(jfr, start, end):
+    """Bytes allocated by the JVM's threads between the first and last sampling instants inside
+    [start, end], and that window's length."""
+    samples = {}
+    for event in jfr_events(jfr, "jdk.ThreadAllocationStatistics"):
+        values = event["values"]
+        thread = values["thread"] or {}
+        name = thread.get("javaName") or thread.get("osName") or ""
+        if name.startswith("JFR "):
+            continue  # the recorder's own threads are the measurement, not the application
+        samples.setdefault(thread.get("javaThreadId"), []).append((epoch(values["startTime"]), values["allocated"]))
+    instants = [t for t in sampling_instants([t for points in samples.values() for t, _ in points])
+                if start <= t <= end]
+    if len(instants) < 2:
+        return None, None
+    first, last = instants[0], instants[-1]
+    total = 0
+    for points in samples.values():
+        points.sort()
+        # a thread first seen after the window opened was born in it: its baseline is zero
+        before = [value for t, value in points if t <= first + 0.1]
+        until = [value for t, value in points if t <= last + 0.1]
+        if until:
+            total += until[-1] - (before[-1] if before else 0)
+    return total, last - first
+
+
+def sampled_allocation(jfr, start, end):
+    total = 0
+    for event in jfr_events(jfr, "jdk.ObjectAllocationSample", "--stack-depth", "1"):
+        values = event["values"]
+        if start <= epoch(values["startTime"]) <= end:
+            total += values["weight"]
+    return total
+
+
+def variant(name, load_path, jfr):
+    load = json.load(open(load_path))
+    start, end = load["measuredStartEpochMs"] / 1000, load["measuredEndEpochMs"] / 1000
+    answered_per_second = (load["ok"] + load["errors"]) / load["durationSeconds"]
+    allocated, window = allocation(jfr, start, end)
+    per_request = allocated / (answered_per_second * window) if allocated is not None else None
+    sampled = sampled_allocation(jfr, start, end)
+    return {
+        "variant": name,
+        "run": load["label"],
+        "openModel": {key: load.get(key) for key in OPEN_MODEL_FIELDS},
+        "saturation": load.get("saturation"),
+        "allocation": {
+            "method": "jdk.ThreadAllocationStatistics deltas over the measured window",
+            "windowSeconds": round(window, 3) if window else None,
+            "bytesPerRequest": round(per_request) if per_request else None,
+            "sampledBytesPerRequest": round(sampled / (answered_per_second * (end - start)))
+            if answered_per_second else None,
+        },
+    }
+
+
+def load_average(open_model):
+    load = open_model.get("loadAverage")
+    return "–" if not load else f"{load['start']:.1f} → {load['end']:.1f}"
+
+
+def kib(value):
+    return "–" if value is None else f"{value / 1024:,.1f} KiB"
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out-json", required=True)
+    parser.add_argument("--out-md", required=True)
+    parser.add_argument("--products", type=int, default=3)
+    parser.add_argument("runs", nargs="+")
+    args = parser.parse_args()
+
+    variants = [variant(*run.split(":", 2)) for run in args.runs]
+    result = {
+        "generatedAt": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
+                    "java": subprocess.run(["java", "-version"], capture_output=True, text=True).stderr.splitlines()[0]},
+        "setup": {
+            "application": "resilience-starter-sample, profiles mysql,redis (orders and stock on MariaDB, idempotency "
+                           "records on Redis), -Xmx512m, Hikari pool 30, JFR default settings",
+            "mix": "POST /order/create with a fresh order number (= idempotency key) and GET /order/{orderNo} of an "
+                   "order the run created",
+            "products": args.products,
+            "switchedOff": "the same jar with --resilience.enabled=false",
+        },
+        "variants": variants,
+    }
+    def mean(values):
+        values = [v for v in values if v is not None]
+        return sum(values) / len(values) if values else None
+
+    def summary(name):
+        runs = [v for v in variants if v["variant"] == name]
+        if not runs:
+            return None
+        return {
+            "runs": len(runs),
+            "saturationThroughput": mean([(v["saturation"] or {}).get("throughput") for v in runs]),
+            "p50Ms": mean([v["openModel"]["latencyMs"]["p50"] for v in runs]),
+            "p99Ms": mean([v["openModel"]["latencyMs"]["p99"] for v in runs]),
+            "p999Ms": mean([v["openModel"]["latencyMs"]["p999"] for v in runs]),
+            "allocBytesPerRequest": mean([v["allocation"]["bytesPerRequest"] for v in runs]),
+        }
+
+    on, off = summary("on"), summary("off")
+    if on and off:
+        ratio = on["saturationThroughput"] / off["saturationThroughput"] \
+            if on["saturationThroughput"] and off["saturationThroughput"] else None
+        result["comparison"] = {
+            "note": "means over the runs of each variant",
+            "on": on, "off": off,
+            "saturationThroughputOnOverOff": round(ratio, 3) if ratio else None,
+            "p50DeltaMs": round(on["p50Ms"] - off["p50Ms"], 3),
+            "p99DeltaMs": round(on["p99Ms"] - off["p99Ms"], 3),
+            "allocDeltaBytesPerRequest": round(on["allocBytesPerRequest"] - off["allocBytesPerRequest"])
+            if on["allocBytesPerRequest"] and off["allocBytesPerRequest"] else None,
+        }
+    json.dump(result, open(args.out_json, "w"), indent=2)
+    open(args.out_json, "a").write("\n")
+
+    rows = ["| run | offered | answered | max throughput (closed loop) | p50 | p99 | p99.9 | max | alloc/request "
+            "| errors | load average |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for v in variants:
+        o, s = v["openModel"], v["saturation"] or {}
+        lat = o["latencyMs"]
+        rows.append(f"| {v['run']} | {o['rate']:.0f} req/s | {o['throughput']:.1f} req/s | "
+                    f"{s.get('throughput', 0):.1f} req/s | {lat['p50']:.2f} ms | {lat['p99']:.2f} ms | "
+                    f"{lat['p999']:.2f} ms | {lat['max']:.2f} ms | {kib(v['allocation']['bytesPerRequest'])} | "
+                    f"{o['errors']} + {s.get('errors', 0)} | {load_average(o)} |")
+    first = variants[0]["openModel"]
+    sat_setup = variants[0]["saturation"] or {}
+    head = (
+        "### End to end: the sample with the starter on and off\n\n"
+        "`scripts/load.sh overhead` starts one sample instance (profiles `mysql,redis`: orders and stock on "
+        "MariaDB, idempotency records on Redis, `-Xmx512m`, Hikari pool 30, JFR with default settings), loads it, "
+        "stops it, and starts the same jar with `--resilience.enabled=false` under the same load; the load "
+        "generator, both servers and the instance share the machine "
+        f"({len(variants)} runs in this order: {', '.join(v['run'] for v in variants)}; "
+        f"{result['machine']['cpus']} cores). The load (`OpenModelLoad`) is an open model: "
+        f"{first['rate']:.0f} req/s at fixed intended start times after a {first['warmupSeconds']} s warm-up ramp, "
+        f"{first['durationSeconds']} s measured, latency from each request's intended start (so queueing is not "
+        f"hidden by coordinated omission) in an HdrHistogram; {first['createShare']:.0%} of the requests create an "
+        "order with a fresh "
+        f"order number (= idempotency key, spread over {args.products} products), the others read an order "
+        "the run created. Throughput cannot differ at a fixed rate that both sustain, so the throughput ratio comes from "
+        f"a closed-loop saturation phase that follows: {sat_setup.get('concurrency', '–')} requests in flight for "
+        f"{sat_setup.get('seconds', '–')} s, completed 2xx answers per second after a ramp of a fifth of it. "
+        "Allocation per request: the JVM's per-thread allocation counters (`jdk.ThreadAllocationStatistics`, "
+        "sampled every second) differenced over the measured window, divided by the requests answered in it; the "
+        "sum of `jdk.ObjectAllocationSample` weights is kept as a cross-check in the JSON.\n\n")
+    table = textwrap.fill(head.split("\n\n", 1)[0]) + "\n\n" + textwrap.fill(head.split("\n\n", 1)[1].strip(),
+                                                                        width=100) + "\n\n" + "\n".join(rows) + "\n"
+    if "comparison" in result:
+        c = result["comparison"]
+        ratio = c["saturationThroughputOnOverOff"]
+        verdict = "–" if ratio is None else ("met" if ratio >= 0.9 else "missed")
+        table += "\n" + textwrap.fill(f"Throughput ratio (closed-loop saturation, on ÷ off, mean of {c['on']['runs']} and "
+                                     f"{c['off']['runs']} runs): **{ratio}** (goal ≥ 0.9: {verdict}); "
+                  f"p50 {c['p50DeltaMs']:+.2f} ms, p99 {c['p99DeltaMs']:+.2f} ms with the starter on; "
+                  f"allocation {kib(c['allocDeltaBytesPerRequest'])} more per request. Errors are open-model + "
+                  "saturation answers other than 2xx (not counted as throughput); raw figures: "
+                  "`docs/bench/load-overhead.json`.", width=100) + "\n"
+    cpus = result["machine"]["cpus"] or 1
+    busy = [v["run"] for v in variants if (v["openModel"].get("loadAverage") or {}).get("end", 0) > 2 * cpus]
+    if busy:
+        # the load average counts this run's own processes too (about one per core when loaded);
+        # far above the core count, other work was competing for the same cores
+        table += "\n" + textwrap.fill(
+            f"Disturbed: in {', '.join(busy)} the load average exceeded twice the {cpus} cores, so other work "
+            "most likely shared the CPU with the measured instance, and the latencies and throughput of these "
+            "runs carry that noise. Allocation per request is the figure least affected.",
+            width=100) + "\n"
+    open(args.out_md, "w").write(table)
+    sys.stdout.write(table)
+
+
+if __name__ == "__main__":
+    main()

@@ -432,6 +432,9 @@ public final class IdempotentExecutor {
     }
 
     private void settleFailure(IdempotentCall call, String owner, Throwable failure) {
+        // a timeout interrupts the work, and an interrupted thread cannot wait for a store's reply
+        // (Lettuce and JDBC drivers give up at once): settle first, then hand the flag back
+        boolean interrupted = Thread.interrupted();
         try {
             boolean settled;
             if (isCacheable(call.config(), failure)) {
@@ -447,6 +450,10 @@ public final class IdempotentExecutor {
             observer.onOutcome(call.operation(), IdempotencyOutcome.STORE_ERROR);
             log.warn("Could not release the idempotency claim of {}; it frees itself when its lease expires",
                     call.operation(), ex);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

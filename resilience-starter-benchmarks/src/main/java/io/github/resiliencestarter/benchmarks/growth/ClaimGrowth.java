@@ -55,7 +55,7 @@ public final class ClaimGrowth {
     private static final int WARMUP_CLAIMS = 2_000;
 
     /** Longest wait for the fill's dirty pages to be flushed before measuring. */
-    private static final int SETTLE_SECONDS = 90;
+    private static final int SETTLE_SECONDS = 30;
 
     private ClaimGrowth() {
     }
@@ -167,7 +167,7 @@ public final class ClaimGrowth {
 
     /**
      * Waits (at most {@value #SETTLE_SECONDS} s) until InnoDB has flushed most of the pages the
-     * bulk fill dirtied: a table that grew over months has no such backlog, and flushing it would
+     * bulk fill dirtied (down to a tenth of the pool): a table that grew over months has no such backlog, and flushing it would
      * otherwise show up in the claims' tail latency.
      *
      * @return the seconds waited
@@ -182,7 +182,8 @@ public final class ClaimGrowth {
                     });
             long dirty = status.getOrDefault("Innodb_buffer_pool_pages_dirty", 0L);
             long total = status.getOrDefault("Innodb_buffer_pool_pages_total", 1L);
-            if (dirty * 50 <= total) {
+            // a tenth: the server is shared, others' writes keep some pages dirty all the time
+            if (dirty * 10 <= total) {
                 break;
             }
             Thread.sleep(500);

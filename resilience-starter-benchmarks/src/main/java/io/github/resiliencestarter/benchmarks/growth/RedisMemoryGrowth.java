@@ -30,14 +30,14 @@ import org.springframework.data.redis.core.script.RedisScript;
  * RECORDS keys, for each body size.
  *
  * <p>To show where the difference comes from and what a change would save, the same records are
- * also written with raw commands in two other layouts (each measured with {@code MEMORY USAGE}):
- * the hash without the response plus the response in a string key of its own, and every field
- * packed into one string; the hash with the body cut into pieces that fit a listpack value; and
- * that, without the fields a completed record no longer needs. With a second server (ALT_REDIS_URL, started by the script with a higher
- * {@code hash-max-listpack-value}), the store itself is measured there too: the same hash kept as a
- * listpack instead of a hash table.
+ * also written with raw commands in four other layouts (each measured with {@code MEMORY USAGE}):
+ * the hash without the body plus the body in a string key of its own; every field packed into one
+ * string; the hash with the body cut into pieces that fit a listpack value; and that, without the
+ * fields a completed record no longer needs. With a second server (ALT_REDIS_URL, started by the
+ * script with a higher {@code hash-max-listpack-value}), the store itself is measured there too:
+ * the same hash kept as a listpack instead of a hash table.
  *
- * <p>Arguments: {@code OUT RECORDS SIZES [ALT_REDIS_URL ALT_LISTPACK_VALUE]}, e.g.
+ * <p>Arguments: {@code OUT RECORDS SIZES [ALT_REDIS_URL]}, e.g.
  * {@code growth-redis.json 1000 50,200,1000}. The server comes from {@code RESILIENCE_TEST_REDIS_URL};
  * every key written is deleted at the end of its step.
  */
@@ -69,7 +69,7 @@ public final class RedisMemoryGrowth {
     /**
      * Entry point.
      *
-     * @param args {@code OUT RECORDS SIZES [ALT_REDIS_URL ALT_LISTPACK_VALUE]}
+     * @param args {@code OUT RECORDS SIZES [ALT_REDIS_URL]}
      * @throws Exception when writing the result fails
      */
     public static void main(String[] args) throws Exception {

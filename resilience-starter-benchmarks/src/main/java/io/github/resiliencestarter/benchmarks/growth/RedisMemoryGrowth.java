@@ -116,7 +116,7 @@ public final class RedisMemoryGrowth {
         for (int i = 0; i < records; i++) {
             String payload = GrowthEnv.payload(i, size);
             String key = "idem:order:_:" + TraceIds.generate();
-            write(new RedisIdempotencyStore(redis), key, payload);
+            write(ours(redis), key, payload);
             ours += memoryUsage(redis, key);
             ourKeyBytes += key.length();
             if (encoding == null) {
@@ -175,7 +175,7 @@ public final class RedisMemoryGrowth {
             altOurs = 0;
             for (int i = 0; i < records; i++) {
                 String key = "idem:order:_:" + TraceIds.generate();
-                write(new RedisIdempotencyStore(alt), key, GrowthEnv.payload(i, size));
+                write(ours(alt), key, GrowthEnv.payload(i, size));
                 altOurs += memoryUsage(alt, key);
                 if (altEncoding == null) {
                     altEncoding = encoding(alt, key);
@@ -219,6 +219,11 @@ public final class RedisMemoryGrowth {
             fields.put("r" + n, body.substring(i, Math.min(body.length(), i + LISTPACK_VALUE)));
         }
         return fields;
+    }
+
+    /** The store as the auto-configuration builds it: on the connection factory, not on the shared template. */
+    private static RedisIdempotencyStore ours(StringRedisTemplate redis) {
+        return new RedisIdempotencyStore(redis.getRequiredConnectionFactory());
     }
 
     /** What the engine does for a first execution: claim the key, then complete it with the body. */

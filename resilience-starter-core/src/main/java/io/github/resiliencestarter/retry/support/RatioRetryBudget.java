@@ -13,8 +13,9 @@ import java.util.concurrent.atomic.LongAdder;
  * downstream receives at {@code 1 + ratio} times its calls.
  *
  * <p>The window is a ring of one-second buckets. Recording a call touches one striped counter,
- * so the success path stays cheap under contention; the count is approximate at bucket edges,
- * which is fine for a load limit.
+ * so the success path stays cheap under contention; on the system clock it reads the current
+ * second from a field a ticker thread refreshes rather than the clock itself. The count is
+ * approximate at bucket edges, which is fine for a load limit.
  */
 public final class RatioRetryBudget implements RetryBudget {
 
@@ -109,7 +110,8 @@ public final class RatioRetryBudget implements RetryBudget {
     }
 
     private long second() {
-        return Math.floorDiv(time.nanoTime(), SECOND_NANOS);
+        // the system clock through the ticker's field: no clock read on the path of every call
+        return time == TimeSource.SYSTEM ? CoarseSeconds.current() : Math.floorDiv(time.nanoTime(), SECOND_NANOS);
     }
 
     private Bucket current() {

@@ -38,6 +38,9 @@ public final class RatioRetryBudget implements RetryBudget {
 
     private final TimeSource time;
 
+    /** The bucket the last call counted into; racy on purpose, it is only a shortcut checked against its second. */
+    private Bucket latest;
+
     /**
      * A budget with the defaults: 10 % plus 3 per second over 10 s.
      *
@@ -73,6 +76,7 @@ public final class RatioRetryBudget implements RetryBudget {
         for (int i = 0; i < seconds; i++) {
             buckets[i] = new Bucket();
         }
+        this.latest = buckets[0];
     }
 
     @Override
@@ -116,7 +120,12 @@ public final class RatioRetryBudget implements RetryBudget {
 
     private Bucket current() {
         long now = second();
+        Bucket latest = this.latest;
+        if (latest.second.get() == now) {
+            return latest; // the common case: the same second as the last call, no division to find it
+        }
         Bucket bucket = buckets[(int) Math.floorMod(now, (long) buckets.length)];
+        this.latest = bucket;
         long seen = bucket.second.get();
         if (seen != now && bucket.second.compareAndSet(seen, now)) {
             // first touch in a new second: the bucket's old counts belong to a second outside the window

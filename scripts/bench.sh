@@ -30,7 +30,8 @@ else
   # hedging has its own sampling run (docs/benchmarks.md, Hedging)
   java -cp "$CP" org.openjdk.jmh.Main -f 1 -wi 3 -w 1s -i 5 -r 1s -prof gc -e HedgingBenchmark \
     -rf json -rff docs/bench/results.json
-  "$ROOT/scripts/load.sh" overhead
+  # built above; two rounds (on, off, off, on) so a drift of the machine shows as a difference between pairs
+  LOAD_SKIP_BUILD=1 LOAD_ROUNDS="${LOAD_ROUNDS:-2}" "$ROOT/scripts/load.sh" overhead
   "$ROOT/scripts/growth.sh"
 fi
 python3 scripts/bench_report.py docs/bench/results.json docs/benchmarks.md

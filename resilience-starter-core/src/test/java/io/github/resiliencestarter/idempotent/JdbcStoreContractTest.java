@@ -31,7 +31,7 @@ class JdbcStoreContractTest extends IdempotencyStoreContractTest {
 
     /** @return the dialect the store must find on that database */
     protected JdbcDialect expectedDialect() {
-        return JdbcDialect.MARIADB; // the test servers run MariaDB 10.11
+        return JdbcDialect.MYSQL;
     }
 
     @Override

@@ -3,8 +3,6 @@ package io.github.resiliencestarter.idempotent.jdbc;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -17,30 +15,11 @@ import org.jspecify.annotations.Nullable;
  */
 public enum JdbcDialect {
 
-    /** MySQL 8 and MariaDB before 10.5: {@code INSERT IGNORE}, so a duplicate costs no exception. */
+    /** MySQL 8 and MariaDB: {@code INSERT IGNORE}, so a duplicate costs no exception. */
     MYSQL(JdbcIdempotencySchema.MYSQL_SCRIPT) {
         @Override
         public String claimInsert(String table) {
             return "INSERT IGNORE" + insertInto(table);
-        }
-    },
-
-    /**
-     * MariaDB 10.5 and later: {@code INSERT IGNORE} like {@link #MYSQL}, and a claim that returns
-     * the row it inserted or found ({@code ON DUPLICATE KEY UPDATE ... RETURNING}), so a duplicate
-     * learns the stored record, a replay's response included, in the same round trip.
-     */
-    MARIADB(JdbcIdempotencySchema.MYSQL_SCRIPT) {
-        @Override
-        public String claimInsert(String table) {
-            return "INSERT IGNORE" + insertInto(table);
-        }
-
-        @Override
-        public @Nullable String claimReturningRow(String table) {
-            // the no-op assignment makes a duplicate return the existing row instead of nothing
-            return "INSERT" + insertInto(table) + " ON DUPLICATE KEY UPDATE idempotency_key = idempotency_key"
-                    + " RETURNING " + RECORD_COLUMNS;
         }
     },
 
@@ -73,17 +52,6 @@ public enum JdbcDialect {
      */
     OTHER(JdbcIdempotencySchema.MYSQL_SCRIPT);
 
-    /**
-     * The columns a stored record is read from, in the order the store maps them: key, business
-     * type, fingerprint, status, owner token, lease expiry, expiry, response, response type, create
-     * time.
-     */
-    public static final String RECORD_COLUMNS = "idempotency_key, business_type, fingerprint, status, owner_token,"
-            + " lease_expire_time, expire_time, response_data, response_type, create_time";
-
-    /** MariaDB's version in a product version string, also behind MySQL's driver ("5.5.5-10.11.6-MariaDB"). */
-    private static final Pattern MARIADB_VERSION = Pattern.compile("(\\d+)\\.(\\d+)\\.\\d+-MariaDB");
-
     private final String schemaScript;
 
     JdbcDialect(String schemaScript) {
@@ -115,26 +83,7 @@ public enum JdbcDialect {
      * @throws SQLException when the metadata cannot be read
      */
     public static JdbcDialect of(Connection connection) throws SQLException {
-        JdbcDialect byName = of(connection.getMetaData().getDatabaseProductName());
-        if (byName == MYSQL && returnsRows(connection.getMetaData().getDatabaseProductVersion())) {
-            return MARIADB;
-        }
-        return byName;
-    }
-
-    /**
-     * Whether a MySQL-family server is MariaDB 10.5 or later, which has {@code INSERT ... RETURNING}.
-     *
-     * @param productVersion what {@link java.sql.DatabaseMetaData#getDatabaseProductVersion()} answers
-     * @return {@code true} for MariaDB 10.5 and later
-     */
-    static boolean returnsRows(@Nullable String productVersion) {
-        Matcher version = MARIADB_VERSION.matcher(productVersion == null ? "" : productVersion);
-        if (!version.find()) {
-            return false;
-        }
-        int major = Integer.parseInt(version.group(1));
-        return major > 10 || (major == 10 && Integer.parseInt(version.group(2)) >= 5);
+        return of(connection.getMetaData().getDatabaseProductName());
     }
 
     /**
@@ -146,18 +95,6 @@ public enum JdbcDialect {
      */
     public String claimInsert(String table) {
         return "INSERT" + insertInto(table);
-    }
-
-    /**
-     * A claim that answers with the row it inserted or, for an existing key, the row it found, with
-     * the parameters of {@link #claimInsert(String)} and the columns {@link #RECORD_COLUMNS};
-     * {@code null} where the database has no such statement.
-     *
-     * @param table the table name (already checked)
-     * @return the SQL, or {@code null}
-     */
-    public @Nullable String claimReturningRow(String table) {
-        return null;
     }
 
     /**

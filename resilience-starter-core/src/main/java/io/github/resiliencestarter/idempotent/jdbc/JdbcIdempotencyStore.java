@@ -57,10 +57,6 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 
     private static final int CLAIM_ROUNDS = 4;
 
-    /** What {@code insertOrFind} answers when this claim inserted the row (compared by identity). */
-    private static final IdempotencyRecord NEW_ROW = new IdempotencyRecord("", "", "", IdempotencyStatus.IN_PROGRESS,
-            "", 0, 0, null, 0);
-
     private final JdbcTemplate jdbc;
 
     private final DataSource dataSource;
@@ -121,8 +117,8 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
         return call(() -> inOwnTransaction(() -> {
             for (int round = 0; round < CLAIM_ROUNDS; round++) {
                 long now = time.epochMillis();
-                IdempotencyRecord existing = insertOrFind(claim, now);
-                if (existing != NEW_ROW) {
+                if (!insert(claim, now)) {
+                    IdempotencyRecord existing = read(key);
                     if (existing == null) {
                         continue;
                     }
@@ -233,34 +229,13 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
     }
 
     /**
-     * Inserts a new IN_PROGRESS row, or finds the key's row: where the dialect can, in one
-     * statement that returns the row either way (a replay then costs one round trip), else an
-     * insert followed by a read.
-     *
-     * @return {@link #NEW_ROW} when this claim inserted the row, else the key's row, or {@code null}
-     *     when it vanished in between (expired and purged)
-     */
-    private @Nullable IdempotencyRecord insertOrFind(Claim claim, long now) {
-        Object[] args = {claim.key(), claim.name(), claim.fingerprint(), IdempotencyStatus.IN_PROGRESS.name(),
-            claim.ownerToken(), now + claim.leaseMillis(), now, now + claim.ttlMillis()};
-        String returning = dialect().claimReturningRow(table);
-        if (returning != null) {
-            List<IdempotencyRecord> row = jdbc.query(returning, rows, args);
-            if (row.isEmpty()) {
-                return null;
-            }
-            // owner tokens are unique per claim: our token in the row means our insert made it
-            return row.get(0).ownerToken().equals(claim.ownerToken()) ? NEW_ROW : row.get(0);
-        }
-        return insert(args) ? NEW_ROW : read(claim.key());
-    }
-
-    /**
      * Inserts a new IN_PROGRESS row.
      *
      * @return {@code false} when the key already has a row
      */
-    private boolean insert(Object[] args) {
+    private boolean insert(Claim claim, long now) {
+        Object[] args = {claim.key(), claim.name(), claim.fingerprint(), IdempotencyStatus.IN_PROGRESS.name(),
+            claim.ownerToken(), now + claim.leaseMillis(), now, now + claim.ttlMillis()};
         JdbcDialect dialect = dialect();
         try {
             return jdbc.update(dialect.claimInsert(table), args) == 1;
@@ -322,8 +297,9 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
     }
 
     private @Nullable IdempotencyRecord read(String key) {
-        List<IdempotencyRecord> found = jdbc.query("SELECT " + JdbcDialect.RECORD_COLUMNS + " FROM " + table
-                + " WHERE idempotency_key = ?", rows, key);
+        List<IdempotencyRecord> found = jdbc.query("SELECT idempotency_key, business_type, fingerprint, status,"
+                + " owner_token, lease_expire_time, expire_time, response_data, response_type, create_time FROM "
+                + table + " WHERE idempotency_key = ?", rows, key);
         return found.isEmpty() ? null : found.get(0);
     }
 

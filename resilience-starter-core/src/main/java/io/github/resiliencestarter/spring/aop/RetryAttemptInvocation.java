@@ -18,8 +18,6 @@ import org.springframework.aop.framework.ReflectiveMethodInvocation;
  */
 final class RetryAttemptInvocation extends ReflectiveMethodInvocation {
 
-    private static final DefaultAdvisorChainFactory CHAINS = new DefaultAdvisorChainFactory();
-
     private RetryAttemptInvocation(Object proxy, @Nullable Object target, Method method, Object[] arguments,
             @Nullable Class<?> targetClass, List<Object> chain) {
         super(proxy, target, method, arguments, targetClass, chain);
@@ -50,8 +48,8 @@ final class RetryAttemptInvocation extends ReflectiveMethodInvocation {
         Advised advised = (Advised) original.getProxy();
         Object target = original.getThis();
         Class<?> targetClass = target != null ? target.getClass() : null;
-        List<Object> chain = CHAINS.getInterceptorsAndDynamicInterceptionAdvice(advised, original.getMethod(),
-                targetClass);
+        List<Object> chain = DefaultAdvisorChainFactory.INSTANCE.getInterceptorsAndDynamicInterceptionAdvice(advised,
+                original.getMethod(), targetClass);
         for (int i = 0; i < chain.size(); i++) {
             if (ResilienceAnnotationAdvisor.runs(chain.get(i), self)) {
                 RetryAttemptInvocation attempt = new RetryAttemptInvocation(original.getProxy(), target,

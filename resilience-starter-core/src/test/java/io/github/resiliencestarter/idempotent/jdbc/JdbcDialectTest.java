@@ -18,21 +18,6 @@ class JdbcDialectTest {
     }
 
     @Test
-    void mariadbFromTenFiveOnClaimsAndReadsInOneStatement() {
-        assertThat(JdbcDialect.returnsRows("10.11.19-MariaDB-0+deb12u1")).isTrue();
-        assertThat(JdbcDialect.returnsRows("5.5.5-10.5.2-MariaDB")).isTrue(); // through MySQL's driver
-        assertThat(JdbcDialect.returnsRows("11.4.2-MariaDB")).isTrue();
-        assertThat(JdbcDialect.returnsRows("10.4.34-MariaDB")).isFalse();
-        assertThat(JdbcDialect.returnsRows("8.0.36")).isFalse(); // MySQL has no INSERT ... RETURNING
-        assertThat(JdbcDialect.returnsRows(null)).isFalse();
-        assertThat(JdbcDialect.MARIADB.claimReturningRow("t")).startsWith("INSERT INTO t ")
-                .contains(" ON DUPLICATE KEY UPDATE idempotency_key = idempotency_key RETURNING ")
-                .endsWith(JdbcDialect.RECORD_COLUMNS);
-        assertThat(JdbcDialect.MYSQL.claimReturningRow("t")).isNull();
-        assertThat(JdbcDialect.POSTGRESQL.claimReturningRow("t")).isNull();
-    }
-
-    @Test
     void onlyTheDialectsWithoutANativeFormLetADuplicateClaimRaiseAnError() {
         assertThat(JdbcDialect.MYSQL.claimInsert("t")).startsWith("INSERT IGNORE INTO t ");
         assertThat(JdbcDialect.POSTGRESQL.claimInsert("t")).startsWith("INSERT INTO t ")

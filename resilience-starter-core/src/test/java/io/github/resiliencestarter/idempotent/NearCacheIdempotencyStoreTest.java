@@ -6,10 +6,10 @@ import io.github.resiliencestarter.context.TimeSource;
 import io.github.resiliencestarter.context.TraceIds;
 import io.github.resiliencestarter.idempotent.support.InMemoryIdempotencyStore;
 import io.github.resiliencestarter.idempotent.support.NearCacheIdempotencyStore;
+import io.github.resiliencestarter.testsupport.ManualTime;
 import io.github.resiliencestarter.testsupport.StoreFixtures;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
@@ -107,25 +107,14 @@ class NearCacheIdempotencyStoreTest {
 
     @Test
     void aCachedRecordGoesAtItsOwnExpiryEvenBeforeTheCachesTimeToLive() {
-        AtomicLong now = new AtomicLong(1_000_000);
-        TimeSource clock = new TimeSource() {
-            @Override
-            public long nanoTime() {
-                return now.get() * 1_000_000;
-            }
-
-            @Override
-            public long epochMillis() {
-                return now.get();
-            }
-        };
+        ManualTime clock = new ManualTime(1_000_000);
         CountingStore memory = new CountingStore(new InMemoryIdempotencyStore(clock));
         NearCacheIdempotencyStore cached = new NearCacheIdempotencyStore(memory, 100, Duration.ofHours(1), clock);
         cached.claim(new Claim("k", "op", "fp", "owner", 1_000, 10_000));
         cached.complete(new Completion("k", "owner", new StoredResponse("value", "\"v1\""), 10_000));
         assertThat(cached.claim(new Claim("k", "op", "fp", "dup", 1_000, 10_000)).existing()).isNotNull();
 
-        now.addAndGet(10_001);
+        clock.advance(10_001);
 
         assertThat(cached.claim(new Claim("k", "op", "fp", "after-expiry", 1_000, 10_000)).owned()).isTrue();
     }

@@ -380,28 +380,14 @@ public final class OpenModelLoad {
         return new ConcurrentHistogram(1, MAX_MICROS, 3);
     }
 
-    /** What the fixed-rate phase measured. */
-    private static final class OpenResult {
+    /** What a phase counted: answers by kind and the latency of the successful ones. */
+    private static class PhaseResult {
 
         final Histogram latency = histogram();
-
-        final Histogram service = histogram();
-
-        final LongAdder sent = new LongAdder();
 
         final LongAdder ok = new LongAdder();
 
         final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
-
-        volatile long startEpochMs;
-
-        volatile long endEpochMs;
-
-        double loadAverageStart;
-
-        double loadAverageEnd;
-
-        int unfinished;
 
         double seconds;
 
@@ -418,27 +404,25 @@ public final class OpenModelLoad {
         }
     }
 
+    /** What the open-model phase measured. */
+    private static final class OpenResult extends PhaseResult {
+
+        final Histogram service = histogram();
+
+        final LongAdder sent = new LongAdder();
+
+        volatile long startEpochMs;
+
+        volatile long endEpochMs;
+
+        double loadAverageStart;
+
+        double loadAverageEnd;
+
+        int unfinished;
+    }
+
     /** What the saturation phase measured. */
-    private static final class ClosedResult {
-
-        final Histogram latency = histogram();
-
-        final LongAdder ok = new LongAdder();
-
-        final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
-
-        double seconds;
-
-        void count(String kind) {
-            errors.computeIfAbsent(kind, key -> new LongAdder()).increment();
-        }
-
-        long errorCount() {
-            return errors.values().stream().mapToLong(LongAdder::sum).sum();
-        }
-
-        double throughput() {
-            return ok.sum() / seconds;
-        }
+    private static final class ClosedResult extends PhaseResult {
     }
 }

@@ -2,35 +2,24 @@ package io.github.resiliencestarter.idempotent.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.resiliencestarter.context.TimeSource;
 import io.github.resiliencestarter.idempotent.Claim;
 import io.github.resiliencestarter.idempotent.ClaimResult;
-import java.util.concurrent.atomic.AtomicLong;
+import io.github.resiliencestarter.testsupport.ManualTime;
 import org.junit.jupiter.api.Test;
 
 /** Expired records leave the memory store's map; without it a busy node would grow without bound. */
 class InMemoryIdempotencyStoreSweepTest {
 
-    private final AtomicLong now = new AtomicLong(1_000_000);
+    private final ManualTime now = new ManualTime(1_000_000);
 
-    private final InMemoryIdempotencyStore store = new InMemoryIdempotencyStore(new TimeSource() {
-        @Override
-        public long nanoTime() {
-            return now.get() * 1_000_000;
-        }
-
-        @Override
-        public long epochMillis() {
-            return now.get();
-        }
-    });
+    private final InMemoryIdempotencyStore store = new InMemoryIdempotencyStore(now);
 
     @Test
     void claimsOfNewKeysKeepOnlyTheRecordsThatHaveNotExpired() {
         for (int i = 0; i < 50_000; i++) {
             store.claim(new Claim("old-" + i, "op", "f", "owner", 100, 1_000));
         }
-        now.addAndGet(2_000); // every old record has expired
+        now.advance(2_000); // every old record has expired
         for (int i = 0; i < 50_000; i++) {
             store.claim(new Claim("new-" + i, "op", "f", "owner", 100, 60_000));
         }
@@ -44,8 +33,8 @@ class InMemoryIdempotencyStoreSweepTest {
     void aSweepKeepsLiveRecordsAndTheirState() {
         store.claim(new Claim("live", "op", "f", "owner", 60_000, 60_000));
         store.claim(new Claim("gone", "op", "f", "owner", 100, 1_000));
-        now.addAndGet(2_000);
-        store.sweep(now.get());
+        now.advance(2_000);
+        store.sweep(now.epochMillis());
         assertThat(store.size()).isEqualTo(1);
         ClaimResult again = store.claim(new Claim("live", "op", "f", "other", 60_000, 60_000));
         assertThat(again.existing()).isNotNull();

@@ -27,7 +27,9 @@ public class Boot4HttpClientsAutoConfiguration {
 
     /** RestTemplate and RestClient, when Boot's support for them is on the classpath. */
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = "org.springframework.boot.restclient.RestClientCustomizer")
+    // the customizer's module needs spring-web, but a partial classpath must not load this class
+    @ConditionalOnClass(name = {"org.springframework.boot.restclient.RestClientCustomizer",
+        "org.springframework.http.client.ClientHttpRequestInterceptor"})
     static class RestClientPropagation {
 
         /**

@@ -37,9 +37,7 @@ source "$ROOT/scripts/test-servers.sh"
 start_test_servers
 
 WORK="$(mktemp -d /tmp/resilience-growth.XXXXXX)"
-alt_redis_pid=""
 cleanup() {
-  [ -n "$alt_redis_pid" ] && kill "$alt_redis_pid" 2>/dev/null && wait "$alt_redis_pid" 2>/dev/null || true
   # the claim measurement drops its table itself; this covers an interrupted run
   if [[ " $PARTS " == *" claim "* ]] && [[ "${RESILIENCE_TEST_JDBC_URL:-}" =~ ^jdbc:mariadb://([^:/]+):([0-9]+)/([^?]+) ]]; then
     MYSQL_PWD="${RESILIENCE_TEST_JDBC_PASSWORD:-}" mariadb --no-defaults -h "${BASH_REMATCH[1]}" -P "${BASH_REMATCH[2]}" \
@@ -90,18 +88,8 @@ if [[ " $PARTS " == *" claim "* ]]; then
 fi
 
 if [[ " $PARTS " == *" redis "* ]]; then
-  alt_args=()
-  if command -v redis-server >/dev/null 2>&1; then
-    # a private server whose listpack value limit fits the bodies: shows what the hash costs as a listpack
-    alt_port="$(_free_port)"
-    redis-server --bind 127.0.0.1 --port "$alt_port" --save "" --appendonly no --dir "$WORK" \
-      --hash-max-listpack-value 2048 --daemonize no --logfile "$WORK/alt-redis.log" &
-    alt_redis_pid=$!
-    _wait_for alt-redis redis-cli -h 127.0.0.1 -p "$alt_port" ping
-    alt_args=("redis://127.0.0.1:$alt_port")
-  fi
   echo "[growth] Redis memory per record, bodies $PAYLOADS bytes" >&2
-  java "$LOG" -cp "$CP" "$MAIN.RedisMemoryGrowth" "$WORK/redis.json" "$RECORDS" "$PAYLOADS" "${alt_args[@]}"
+  java "$LOG" -cp "$CP" "$MAIN.RedisMemoryGrowth" "$WORK/redis.json" "$RECORDS" "$PAYLOADS"
 fi
 
 mkdir -p docs/bench

@@ -124,10 +124,9 @@ def claim_table(data):
 
 def redis_table(data):
     steps = data["steps"]
-    out = ["| body | encoding | record (ours) | raw `SET` | ratio (goal ≤ 1.5×) | growth per step "
-           "(per added body byte: ours / raw) | body split to ≤ 64 B fields | same, completed fields only | "
-           "one packed string | same hash, listpack server |",
-           "|---|---|---|---|---|---|---|---|---|---|"]
+    out = ["| body | record text (body + fields) | encoding | record (ours) | raw `SET` | ratio (goal ≤ 1.5×) "
+           "| growth per step (per added body byte: ours / raw) |",
+           "|---|---|---|---|---|---|---|"]
     previous = None
     for step in steps:
         if previous is None:
@@ -137,23 +136,16 @@ def redis_table(data):
             growth = (f"{(step['oursBytes'] - previous['oursBytes']) / added:.2f} B / "
                       f"{(step['rawSetBytes'] - previous['rawSetBytes']) / added:.2f} B")
         met = "met" if step["ratio"] <= 1.5 else "**missed**"
-        alt = "–" if step.get("altListpackBytes") is None else \
-            f"{step['altListpackBytes']:,.0f} B ({step['altListpackRatio']:.2f}×, {step['altEncoding']})"
-        out.append(f"| {step['payloadBytes']:,} B | {step['encoding']} | {step['oursBytes']:,.0f} B "
-                   f"| {step['rawSetBytes']:,.0f} B | {step['ratio']:.2f}× {met} | {growth} "
-                   f"| {step['chunkedBytes']:,.0f} B ({step['chunkedRatio']:.2f}×) "
-                   f"| {step['trimmedBytes']:,.0f} B ({step['trimmedRatio']:.2f}×) "
-                   f"| {step['packedBytes']:,.0f} B ({step['packedRatio']:.2f}×) | {alt} |")
+        out.append(f"| {step['payloadBytes']:,} B | {step['recordTextBytes']:,.0f} B | {step['encoding']} "
+                   f"| {step['oursBytes']:,.0f} B | {step['rawSetBytes']:,.0f} B | {step['ratio']:.2f}× {met} "
+                   f"| {growth} |")
         previous = step
     out.append("")
-    alt = "" if data.get("altHashMaxListpackValue") is None else \
-        f"; the last column is the store unchanged on a private server with `hash-max-listpack-value " \
-        f"{data['altHashMaxListpackValue']}`"
     out.append(f"Average `MEMORY USAGE key SAMPLES 0` over {data['records']:,} records written by "
                "`RedisIdempotencyStore` (claim, then completion with a JSON body), against `SET` of the same "
                "body under a key of the same length (45 characters) with the same TTL; Redis "
-               f"{data['redis']}, `hash-max-listpack-value {data['hashMaxListpackValue']}`. The three columns "
-               "before the last are the same records rewritten with raw commands in other layouts" + alt + ".")
+               f"{data['redis']}. A record is one string: the body plus its state, expiry, response type, "
+               "creation time, fingerprint and operation name.")
     return out
 
 

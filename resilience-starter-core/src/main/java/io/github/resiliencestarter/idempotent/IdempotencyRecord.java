@@ -9,7 +9,8 @@ import org.jspecify.annotations.Nullable;
  * @param name the operation name (business type)
  * @param fingerprint SHA-256 of the request's canonical form, hex
  * @param status the state
- * @param ownerToken the token of the execution holding the claim
+ * @param ownerToken the token of the execution holding the claim; a store may keep it only while
+ *     the record is IN_PROGRESS or COMMITTED (empty once COMPLETED)
  * @param leaseExpiresAt when an IN_PROGRESS claim may be taken over (and when a COMMITTED record
  *     stops waiting for its response)
  * @param expiresAt when the record disappears

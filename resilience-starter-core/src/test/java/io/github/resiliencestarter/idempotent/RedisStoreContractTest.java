@@ -30,4 +30,46 @@ class RedisStoreContractTest extends IdempotencyStoreContractTest {
         assertThat(afterClaim).isBetween(1L, 60_000L);
         assertThat(afterComplete).isBetween(60_001L, 120_000L);
     }
+
+    @Test
+    void aRecordKeepsNamesAndResponsesWithLineBreaksAndBackslashesIntact() {
+        String key = key("free-text");
+        String name = "orders\\create\nv2";
+        store.claim(new Claim(key, name, "fp", "owner", 5_000, 60_000));
+        assertThat(store.find(key).name()).isEqualTo(name);
+        String body = "{\"note\":\"line one\nline two \\n\"}\n";
+        store.complete(new Completion(key, "owner", new StoredResponse("value", body), 60_000));
+
+        IdempotencyRecord record = store.find(key);
+        assertThat(record.name()).isEqualTo(name);
+        assertThat(record.fingerprint()).isEqualTo("fp");
+        assertThat(record.response()).isEqualTo(new StoredResponse("value", body));
+        assertThat(store.claim(new Claim(key, name, "fp", "other", 5_000, 60_000)).existing().response())
+                .isEqualTo(new StoredResponse("value", body));
+    }
+
+    @Test
+    void aCompletionWithoutAResponseIsToldApartFromAnEmptyOne() {
+        String none = key("no-response");
+        store.claim(new Claim(none, "op", "fp", "owner", 5_000, 60_000));
+        store.complete(new Completion(none, "owner", new StoredResponse(StoredResponse.VOID, null), 60_000));
+        String empty = key("empty-response");
+        store.claim(new Claim(empty, "op", "fp", "owner", 5_000, 60_000));
+        store.complete(new Completion(empty, "owner", new StoredResponse("value", ""), 60_000));
+
+        assertThat(store.find(none).response()).isEqualTo(new StoredResponse(StoredResponse.VOID, null));
+        assertThat(store.find(empty).response()).isEqualTo(new StoredResponse("value", ""));
+    }
+
+    @Test
+    void aKeyHoldingAnotherTypeIsReportedAsACorruptedRecordNotAsAnOutage() {
+        String key = key("other-type");
+        redis.opsForHash().put(key, "st", "C");
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                () -> store.claim(new Claim(key, "op", "fp", "owner", 5_000, 60_000)))
+                .isInstanceOf(IdempotencyRecordCorruptedException.class);
+        assertThat(redis.opsForHash().get(key, "st")).isEqualTo("C");
+        redis.delete(key);
+    }
 }

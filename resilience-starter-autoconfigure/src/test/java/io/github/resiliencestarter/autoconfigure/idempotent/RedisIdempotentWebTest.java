@@ -28,12 +28,19 @@ class RedisIdempotentWebTest extends IdempotentWebContractTest {
 
     @Override
     protected void corruptResponse(String storedKey) {
-        redis().opsForHash().put(storedKey, "rs", "garbage{not json");
+        // a completed record's response follows its seventh line
+        String record = redis().opsForValue().get(storedKey);
+        int start = 0;
+        for (int line = 0; line < 7; line++) {
+            start = record.indexOf('\n', start) + 1;
+        }
+        redis().opsForValue().setIfPresent(storedKey, record.substring(0, start) + "garbage{not json");
     }
 
     @Override
     protected void corruptStatus(String storedKey) {
-        redis().opsForHash().put(storedKey, "st", "garbage");
+        String record = redis().opsForValue().get(storedKey);
+        redis().opsForValue().setIfPresent(storedKey, "garbage" + record.substring(1));
     }
 
     private org.springframework.data.redis.core.StringRedisTemplate redis() {

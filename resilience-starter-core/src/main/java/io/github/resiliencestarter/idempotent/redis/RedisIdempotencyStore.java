@@ -4,17 +4,13 @@ import io.github.resiliencestarter.idempotent.Claim;
 import io.github.resiliencestarter.idempotent.ClaimResult;
 import io.github.resiliencestarter.idempotent.Completion;
 import io.github.resiliencestarter.idempotent.IdempotencyRecord;
-import io.github.resiliencestarter.idempotent.IdempotencyRecordCorruptedException;
-import io.github.resiliencestarter.idempotent.IdempotencyStatus;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.idempotent.IdempotencyStoreException;
-import io.github.resiliencestarter.idempotent.StoredResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessException;
@@ -23,8 +19,9 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
- * Idempotency records in Redis. Each record is one hash ({@code st, ow, fp, nm, le, ex, ca, rs,
- * rt}) with a TTL on every write. Claim, takeover, completion, release and lease extension are
+ * Idempotency records in Redis. Each record is one string (its lines are described in
+ * {@code prelude.lua}) with a TTL on every write: a string keeps a record near the size of a raw
+ * {@code SET} of its body, where a hash with a body over 64 bytes tripled it. Claim, takeover, completion, release and lease extension are
  * single-key Lua scripts (the {@code .lua} resources next to this class, each loaded after the
  * shared {@code prelude.lua}) that read Redis' own clock ({@code TIME}), compare numbers as numbers and
  * the owner token as a string, so they are atomic, agree across nodes with skewed clocks, and run
@@ -36,7 +33,7 @@ import org.springframework.data.redis.core.script.RedisScript;
  */
 public class RedisIdempotencyStore implements IdempotencyStore {
 
-    private static final RedisScript<List> CLAIM = script("claim", List.class);
+    private static final RedisScript<String> CLAIM = script("claim", String.class);
 
     private static final RedisScript<Long> COMPLETE = script("complete", Long.class);
 
@@ -74,16 +71,16 @@ public class RedisIdempotencyStore implements IdempotencyStore {
 
     @Override
     public ClaimResult claim(Claim claim) {
-        List<?> reply = call(() -> redis.execute(CLAIM, List.of(claim.key()), claim.ownerToken(), claim.fingerprint(),
-                claim.name(), Long.toString(claim.leaseMillis()), Long.toString(claim.ttlMillis())));
-        long code = ((Number) reply.get(0)).longValue();
-        if (code == 1) {
+        String reply = call(() -> redis.execute(CLAIM, List.of(claim.key()), claim.ownerToken(), claim.fingerprint(),
+                RedisRecordFormat.escapeName(claim.name()), Long.toString(claim.leaseMillis()),
+                Long.toString(claim.ttlMillis())));
+        if ("1".equals(reply)) {
             return ClaimResult.claimed();
         }
-        if (code == 2) {
+        if ("2".equals(reply)) {
             return ClaimResult.takenOver();
         }
-        return ClaimResult.exists(toRecord(claim.key(), reply.subList(1, reply.size())));
+        return ClaimResult.exists(RedisRecordFormat.parse(claim.key(), reply));
     }
 
     @Override
@@ -106,44 +103,13 @@ public class RedisIdempotencyStore implements IdempotencyStore {
 
     @Override
     public @Nullable IdempotencyRecord find(String key) {
-        Map<Object, Object> hash = call(() -> redis.opsForHash().entries(key));
-        if (hash == null || hash.isEmpty()) {
-            return null;
-        }
-        return toRecord(key, hash);
+        String text = call(() -> redis.opsForValue().get(key));
+        return text == null ? null : RedisRecordFormat.parse(key, text);
     }
 
     @Override
     public void ping() {
         call(() -> redis.execute(connection -> connection.ping(), true));
-    }
-
-    private static IdempotencyRecord toRecord(String key, List<?> flat) {
-        Map<Object, Object> hash = new java.util.HashMap<>();
-        for (int i = 0; i + 1 < flat.size(); i += 2) {
-            hash.put(flat.get(i), flat.get(i + 1));
-        }
-        return toRecord(key, hash);
-    }
-
-    private static IdempotencyRecord toRecord(String key, Map<Object, Object> hash) {
-        Object state = hash.get("st");
-        IdempotencyStatus status = "C".equals(state) ? IdempotencyStatus.COMPLETED
-                : "P".equals(state) ? IdempotencyStatus.IN_PROGRESS : null;
-        if (status == null || hash.get("fp") == null) {
-            throw new IdempotencyRecordCorruptedException("unknown state in Redis", null);
-        }
-        try {
-            return new IdempotencyRecord(key, (String) hash.get("nm"), (String) hash.get("fp"), status,
-                    (String) hash.get("ow"), number(hash.get("le")), number(hash.get("ex")),
-                    StoredResponse.read((String) hash.get("rt"), (String) hash.get("rs")), number(hash.get("ca")));
-        } catch (NumberFormatException ex) {
-            throw new IdempotencyRecordCorruptedException("a time in Redis is not a number", ex);
-        }
-    }
-
-    private static long number(@Nullable Object value) {
-        return value == null ? 0 : Long.parseLong(value.toString());
     }
 
     private static <T> RedisScript<T> script(String name, Class<T> resultType) {

@@ -1,5 +1,5 @@
 /**
- * The Redis idempotency store (Spring Data Redis): one hash per record, every change a single-key
+ * The Redis idempotency store (Spring Data Redis): one string per record, every change a single-key
  * Lua script that compares the owner token, so it works unchanged on Redis Cluster.
  */
 @NullMarked

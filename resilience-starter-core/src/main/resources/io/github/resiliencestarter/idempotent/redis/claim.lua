@@ -1,29 +1,25 @@
--- KEYS[1] record; ARGV: owner, fingerprint, name, lease ms, ttl ms.
--- Returns {1} claimed, {2} taken over (expired lease), or {0, field, value, ...} the live record.
--- One HGETALL answers a replay: the clock is read only to write a claim or to judge a lease.
-local all = redis.call('HGETALL', KEYS[1])
-local st, le
-for i = 1, #all, 2 do
-  if all[i] == 'st' then
-    st = all[i + 1]
-  elseif all[i] == 'le' then
-    le = all[i + 1]
-  end
-end
-if not st then
+-- KEYS[1] record; ARGV: owner, fingerprint, name (escaped), lease ms, ttl ms.
+-- Returns '1' claimed, '2' taken over (expired lease), 'X' an unreadable record, or the live record.
+-- One GET answers a replay: the clock is read only to write a claim or to judge a lease.
+local record = read_record()
+if not record then
   local now = now_millis()
   local ttl = tonumber(ARGV[5])
-  redis.call('HSET', KEYS[1], 'st', 'P', 'ow', ARGV[1], 'fp', ARGV[2], 'nm', ARGV[3],
-    'le', now + tonumber(ARGV[4]), 'ex', now + ttl, 'ca', now)
-  redis.call('PEXPIRE', KEYS[1], ttl)
-  return {1}
+  redis.call('SET', KEYS[1], 'P\n' .. ARGV[1] .. '\n' .. (now + tonumber(ARGV[4])) .. '\n' .. (now + ttl)
+    .. '\n' .. now .. '\n' .. ARGV[2] .. '\n' .. ARGV[3], 'PX', ttl)
+  return '1'
 end
-if st == 'P' then
-  local now = now_millis()
-  if (tonumber(le) or 0) <= now then
-    redis.call('HSET', KEYS[1], 'ow', ARGV[1], 'le', now + tonumber(ARGV[4]))
-    return {2}
-  end
+local state = string.sub(record, 1, 2)
+if state == 'C\n' then
+  return record
 end
-table.insert(all, 1, 0)
-return all
+local _, lease, tail = in_progress(record)
+if not lease then
+  return 'X'
+end
+local now = now_millis()
+if lease <= now then
+  redis.call('SET', KEYS[1], 'P\n' .. ARGV[1] .. '\n' .. (now + tonumber(ARGV[4])) .. '\n' .. tail, 'KEEPTTL')
+  return '2'
+end
+return record

@@ -1,6 +1,7 @@
 -- KEYS[1] record; ARGV: owner, lease ms. Returns 1 when extended, 0 when the owner lost the claim.
-if owned_by(ARGV[1]) then
-  redis.call('HSET', KEYS[1], 'le', now_millis() + tonumber(ARGV[2]))
-  return 1
+local tail = owned_by(ARGV[1])
+if not tail then
+  return 0
 end
-return 0
+redis.call('SET', KEYS[1], 'P\n' .. ARGV[1] .. '\n' .. (now_millis() + tonumber(ARGV[2])) .. '\n' .. tail, 'KEEPTTL')
+return 1

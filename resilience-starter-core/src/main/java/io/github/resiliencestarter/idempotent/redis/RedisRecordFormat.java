@@ -1,0 +1,93 @@
+package io.github.resiliencestarter.idempotent.redis;
+
+import io.github.resiliencestarter.idempotent.IdempotencyRecord;
+import io.github.resiliencestarter.idempotent.IdempotencyRecordCorruptedException;
+import io.github.resiliencestarter.idempotent.IdempotencyStatus;
+import io.github.resiliencestarter.idempotent.StoredResponse;
+
+/**
+ * The Java side of the record text the Lua scripts write (see {@code prelude.lua}): lines
+ * separated by {@code '\n'}, the response (any text) last. Only the operation name is free text
+ * before it, so it is escaped ({@code \} and line feeds) on the way in.
+ */
+final class RedisRecordFormat {
+
+    /** Lines of an in-progress record: state, owner, lease, expiry, created, fingerprint, name. */
+    private static final int IN_PROGRESS_LINES = 7;
+
+    /** Lines of a completed record before its response: state, expiry, type, flag, created, fingerprint, name. */
+    private static final int COMPLETED_LINES = 7;
+
+    private RedisRecordFormat() {
+    }
+
+    /**
+     * The operation name as one line of a record.
+     *
+     * @param name the operation name
+     * @return the name with {@code \} and line feeds escaped
+     */
+    static String escapeName(String name) {
+        if (name.indexOf('\\') < 0 && name.indexOf('\n') < 0) {
+            return name;
+        }
+        return name.replace("\\", "\\\\").replace("\n", "\\n");
+    }
+
+    private static String unescapeName(String line) {
+        if (line.indexOf('\\') < 0) {
+            return line;
+        }
+        StringBuilder name = new StringBuilder(line.length());
+        for (int i = 0; i < line.length(); i++) {
+            char c = line.charAt(i);
+            if (c == '\\' && i + 1 < line.length()) {
+                char next = line.charAt(++i);
+                name.append(next == 'n' ? '\n' : next);
+            } else {
+                name.append(c);
+            }
+        }
+        return name.toString();
+    }
+
+    /**
+     * Reads a record.
+     *
+     * @param key the record's key
+     * @param text the stored text
+     * @return the record
+     * @throws IdempotencyRecordCorruptedException when the text is not a record
+     */
+    static IdempotencyRecord parse(String key, String text) {
+        boolean completed = text.startsWith("C\n");
+        if (!completed && !text.startsWith("P\n")) {
+            throw new IdempotencyRecordCorruptedException("unknown state in Redis", null);
+        }
+        int lines = completed ? COMPLETED_LINES : IN_PROGRESS_LINES;
+        String[] line = new String[lines];
+        int start = 0;
+        for (int i = 0; i < lines; i++) {
+            int end = text.indexOf('\n', start);
+            if (end < 0) {
+                if (i < lines - 1 || completed) {
+                    throw new IdempotencyRecordCorruptedException("a record in Redis is cut short", null);
+                }
+                end = text.length();
+            }
+            line[i] = text.substring(start, end);
+            start = end + 1;
+        }
+        try {
+            if (completed) {
+                String payload = "1".equals(line[3]) ? text.substring(start) : null;
+                return new IdempotencyRecord(key, unescapeName(line[6]), line[5], IdempotencyStatus.COMPLETED, "", 0,
+                        Long.parseLong(line[1]), new StoredResponse(line[2], payload), Long.parseLong(line[4]));
+            }
+            return new IdempotencyRecord(key, unescapeName(line[6]), line[5], IdempotencyStatus.IN_PROGRESS, line[1],
+                    Long.parseLong(line[2]), Long.parseLong(line[3]), null, Long.parseLong(line[4]));
+        } catch (NumberFormatException ex) {
+            throw new IdempotencyRecordCorruptedException("a time in Redis is not a number", ex);
+        }
+    }
+}

@@ -4,6 +4,7 @@ import io.github.resiliencestarter.idempotent.Claim;
 import io.github.resiliencestarter.idempotent.ClaimResult;
 import io.github.resiliencestarter.idempotent.Completion;
 import io.github.resiliencestarter.idempotent.IdempotencyRecord;
+import io.github.resiliencestarter.idempotent.IdempotencyRecordCorruptedException;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.idempotent.IdempotencyStoreException;
 import java.io.IOException;
@@ -15,25 +16,30 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisStringCommands.SetOption;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.data.redis.core.types.Expiration;
 
 /**
  * Idempotency records in Redis. Each record is one string (its lines are described in
  * {@code prelude.lua}) with a TTL on every write: a string keeps a record near the size of a raw
- * {@code SET} of its body, where a hash with a body over 64 bytes tripled it. Claim, takeover, completion, release and lease extension are
+ * {@code SET} of its body, where a hash with a body over 64 bytes tripled it.
+ *
+ * <p>A claim is one plain command, {@code SET key record NX PX lease GET} (Redis 7.0 or later):
+ * it writes an in-progress record that lives as long as its lease, or hands back the record
+ * already there, so a replay is one read. A lease left by a crashed owner ends by Redis' own
+ * clock, and the next claim simply writes again. Completion, release and lease extension are
  * single-key Lua scripts (the {@code .lua} resources next to this class, each loaded after the
- * shared {@code prelude.lua}) that read Redis' own clock ({@code TIME}), compare numbers as numbers and
- * the owner token as a string, so they are atomic, agree across nodes with skewed clocks, and run
- * on Redis Cluster (no multi-key scripts).
+ * shared {@code prelude.lua}) that compare the owner token, so a former owner changes nothing; no
+ * command touches two keys, so the store runs unchanged on Redis Cluster.
  *
  * <p>Crash window: Redis cannot commit with the business database. If the process dies after the
  * business commit and before completion, the claim expires after its lease and a duplicate may
  * execute again; defend the business write itself (a unique business key), as the sample does.
  */
 public class RedisIdempotencyStore implements IdempotencyStore {
-
-    private static final RedisScript<String> CLAIM = script("claim", String.class);
 
     private static final RedisScript<Long> COMPLETE = script("complete", Long.class);
 
@@ -71,16 +77,16 @@ public class RedisIdempotencyStore implements IdempotencyStore {
 
     @Override
     public ClaimResult claim(Claim claim) {
-        String reply = call(() -> redis.execute(CLAIM, List.of(claim.key()), claim.ownerToken(), claim.fingerprint(),
-                RedisRecordFormat.escapeName(claim.name()), Long.toString(claim.leaseMillis()),
-                Long.toString(claim.ttlMillis())));
-        if ("1".equals(reply)) {
-            return ClaimResult.claimed();
-        }
-        if ("2".equals(reply)) {
-            return ClaimResult.takenOver();
-        }
-        return ClaimResult.exists(RedisRecordFormat.parse(claim.key(), reply));
+        long now = System.currentTimeMillis();
+        // the record never outlives its TTL, even while a long lease runs
+        long lease = Math.max(1, Math.min(claim.leaseMillis(), claim.ttlMillis()));
+        byte[] record = RedisRecordFormat.inProgress(claim.ownerToken(), now + lease, now, claim.fingerprint(),
+                claim.name()).getBytes(StandardCharsets.UTF_8);
+        byte[] key = claim.key().getBytes(StandardCharsets.UTF_8);
+        byte[] existing = call(() -> redis.execute((RedisCallback<byte[]>) connection -> connection.stringCommands()
+                .setGet(key, record, Expiration.milliseconds(lease), SetOption.SET_IF_ABSENT)));
+        return existing == null ? ClaimResult.claimed()
+                : ClaimResult.exists(RedisRecordFormat.parse(claim.key(), new String(existing, StandardCharsets.UTF_8)));
     }
 
     @Override
@@ -88,7 +94,7 @@ public class RedisIdempotencyStore implements IdempotencyStore {
         String payload = completion.response().payload();
         return call(() -> redis.execute(COMPLETE, List.of(completion.key()), completion.ownerToken(),
                 payload == null ? "" : payload, completion.response().type(), Long.toString(completion.ttlMillis()),
-                payload == null ? "0" : "1")) == 1L;
+                payload == null ? "0" : "1", Long.toString(System.currentTimeMillis()))) == 1L;
     }
 
     @Override
@@ -98,7 +104,8 @@ public class RedisIdempotencyStore implements IdempotencyStore {
 
     @Override
     public boolean extendLease(String key, String ownerToken, long leaseMillis) {
-        return call(() -> redis.execute(EXTEND, List.of(key), ownerToken, Long.toString(leaseMillis))) == 1L;
+        return call(() -> redis.execute(EXTEND, List.of(key), ownerToken, Long.toString(Math.max(1, leaseMillis)),
+                Long.toString(System.currentTimeMillis()))) == 1L;
     }
 
     @Override
@@ -132,6 +139,10 @@ public class RedisIdempotencyStore implements IdempotencyStore {
         try {
             return operation.get();
         } catch (DataAccessException ex) {
+            if (String.valueOf(ex.getMostSpecificCause().getMessage()).startsWith("WRONGTYPE")) {
+                // the server answered: the key holds something that is no record, not an outage
+                throw new IdempotencyRecordCorruptedException("the key holds another Redis type", ex);
+            }
             throw new IdempotencyStoreException("Redis idempotency store unavailable: " + ex.getMessage(), ex);
         }
     }

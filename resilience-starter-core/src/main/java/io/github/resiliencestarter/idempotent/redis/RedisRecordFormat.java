@@ -7,13 +7,15 @@ import io.github.resiliencestarter.idempotent.StoredResponse;
 
 /**
  * The Java side of the record text the Lua scripts write (see {@code prelude.lua}): lines
- * separated by {@code '\n'}, the response (any text) last. Only the operation name is free text
+ * separated by {@code '\n'}, the response (any text) last. Times are the client's epoch
+ * milliseconds; they inform (a {@code Retry-After}, the near cache) but do not decide: the key's
+ * TTL, on Redis' clock, ends a lease and a record. Only the operation name is free text
  * before it, so it is escaped ({@code \} and line feeds) on the way in.
  */
 final class RedisRecordFormat {
 
-    /** Lines of an in-progress record: state, owner, lease, expiry, created, fingerprint, name. */
-    private static final int IN_PROGRESS_LINES = 7;
+    /** Lines of an in-progress record: state, owner, lease expiry, created, fingerprint, name. */
+    private static final int IN_PROGRESS_LINES = 6;
 
     /** Lines of a completed record before its response: state, expiry, type, flag, created, fingerprint, name. */
     private static final int COMPLETED_LINES = 7;
@@ -22,12 +24,26 @@ final class RedisRecordFormat {
     }
 
     /**
+     * The text of a fresh in-progress record.
+     *
+     * @param owner the owner token
+     * @param leaseExpiresAt when the lease (and so the record) ends, epoch milliseconds
+     * @param createdAt now, epoch milliseconds
+     * @param fingerprint the request fingerprint
+     * @param name the operation name
+     * @return the record text
+     */
+    static String inProgress(String owner, long leaseExpiresAt, long createdAt, String fingerprint, String name) {
+        return "P\n" + owner + '\n' + leaseExpiresAt + '\n' + createdAt + '\n' + fingerprint + '\n' + escapeName(name);
+    }
+
+    /**
      * The operation name as one line of a record.
      *
      * @param name the operation name
      * @return the name with {@code \} and line feeds escaped
      */
-    static String escapeName(String name) {
+    private static String escapeName(String name) {
         if (name.indexOf('\\') < 0 && name.indexOf('\n') < 0) {
             return name;
         }
@@ -84,8 +100,10 @@ final class RedisRecordFormat {
                 return new IdempotencyRecord(key, unescapeName(line[6]), line[5], IdempotencyStatus.COMPLETED, "", 0,
                         Long.parseLong(line[1]), new StoredResponse(line[2], payload), Long.parseLong(line[4]));
             }
-            return new IdempotencyRecord(key, unescapeName(line[6]), line[5], IdempotencyStatus.IN_PROGRESS, line[1],
-                    Long.parseLong(line[2]), Long.parseLong(line[3]), null, Long.parseLong(line[4]));
+            // an in-progress record lives as long as its lease
+            long leaseExpiresAt = Long.parseLong(line[2]);
+            return new IdempotencyRecord(key, unescapeName(line[5]), line[4], IdempotencyStatus.IN_PROGRESS, line[1],
+                    leaseExpiresAt, leaseExpiresAt, null, Long.parseLong(line[3]));
         } catch (NumberFormatException ex) {
             throw new IdempotencyRecordCorruptedException("a time in Redis is not a number", ex);
         }

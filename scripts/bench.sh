@@ -2,7 +2,7 @@
 # Every measurement of docs/benchmarks.md in one run (2-core budget; about 30 minutes):
 #   1. JMH: the annotation paths against the interceptor floor and the peers, the retry decisions,
 #      and the idempotency stores against raw Redis / JDBC round trips (one fork, 3 warm-up and
-#      5 measured iterations of 1 s, -prof gc);
+#      10 measured iterations of 1 s, -prof gc; medians, so a few disturbed iterations do not move them);
 #   2. end to end: the sample under a fixed arrival rate with the starter on and off (scripts/load.sh overhead);
 #   3. growth: startup and heap per annotated method, claim latency with millions of rows, Redis
 #      memory per record (scripts/growth.sh).
@@ -24,11 +24,11 @@ CP="resilience-starter-benchmarks/target/classes:$(cat resilience-starter-benchm
 
 mkdir -p docs/bench
 if [ "$#" -gt 0 ]; then
-  java -cp "$CP" org.openjdk.jmh.Main -f 1 -wi 3 -w 1s -i 5 -r 1s -prof gc \
+  java -cp "$CP" org.openjdk.jmh.Main -f 1 -wi 3 -w 1s -i 10 -r 1s -prof gc \
     -rf json -rff docs/bench/results.json "$@"
 else
   # hedging has its own sampling run (docs/benchmarks.md, Hedging)
-  java -cp "$CP" org.openjdk.jmh.Main -f 1 -wi 3 -w 1s -i 5 -r 1s -prof gc -e HedgingBenchmark \
+  java -cp "$CP" org.openjdk.jmh.Main -f 1 -wi 3 -w 1s -i 10 -r 1s -prof gc -e HedgingBenchmark \
     -rf json -rff docs/bench/results.json
   # built above; two rounds (on, off, off, on) so a drift of the machine shows as a difference between pairs
   LOAD_SKIP_BUILD=1 LOAD_ROUNDS="${LOAD_ROUNDS:-2}" "$ROOT/scripts/load.sh" overhead

@@ -139,9 +139,15 @@ public class RedisIdempotencyStore implements IdempotencyStore {
         try {
             return operation.get();
         } catch (DataAccessException ex) {
-            if (String.valueOf(ex.getMostSpecificCause().getMessage()).startsWith("WRONGTYPE")) {
+            String reply = String.valueOf(ex.getMostSpecificCause().getMessage());
+            if (reply.startsWith("WRONGTYPE")) {
                 // the server answered: the key holds something that is no record, not an outage
                 throw new IdempotencyRecordCorruptedException("the key holds another Redis type", ex);
+            }
+            if (reply.startsWith("ERR syntax error")) {
+                // SET ... NX GET is Redis 7.0's; an older server rejects the combination
+                throw new IdempotencyStoreException("Redis idempotency store needs Redis 7.0 or later (SET NX GET): "
+                        + ex.getMessage(), ex);
             }
             throw new IdempotencyStoreException("Redis idempotency store unavailable: " + ex.getMessage(), ex);
         }

@@ -11,10 +11,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * median (when a duplicate should come back); hedging asks for a high percentile (when a call has
  * become slow enough to send a second one).
  *
- * <p>Lock-free: recording writes one slot of a ring of the last {@link #WINDOW} durations and,
- * every {@value #REFRESH_EVERY} samples, one recording thread recomputes the percentile from a copy
- * of the ring (a selection, not a sort, into a buffer kept for it); reading returns the last computed value. Samples recorded concurrently with a
- * refresh may be missed by it and counted by the next, which is the precision an estimate needs.
+ * <p>Lock-free: recording writes one slot of a ring of the last {@link #WINDOW} durations and
+ * nothing else, so the operation being measured does not pay for the estimate. A read recomputes
+ * the percentile from a copy of the ring (a selection, not a sort, into a buffer kept for it) when
+ * {@value #REFRESH_EVERY} or more samples came since the last computation, and otherwise returns
+ * that one; the idempotency layer reads only when a duplicate meets a call in progress, hedging on
+ * every hedged call. Samples recorded concurrently with a refresh may be missed by it and counted
+ * by the next, which is the precision an estimate needs.
  * Until {@code minSamples} durations were recorded there is no estimate ({@link #estimateNanos()}
  * is {@code -1}), so a caller falls back to a fixed value rather than trusting two samples.
  */
@@ -23,7 +26,7 @@ public final class DurationEstimate {
     /** How many recent durations the percentile is computed over. */
     public static final int WINDOW = 256;
 
-    /** Recompute the percentile after this many samples (and after each of the first ones). */
+    /** A read recomputes the percentile when this many samples came since it was last computed. */
     public static final int REFRESH_EVERY = 16;
 
     private static final int MASK = WINDOW - 1;
@@ -83,10 +86,6 @@ public final class DurationEstimate {
         long index = recorded.getAndIncrement();
         // 0 marks a slot not written yet: a real zero is stored as 1 ns
         recent.set((int) (index & MASK), Math.max(1, nanos));
-        long count = index + 1;
-        if (count <= REFRESH_EVERY || count % REFRESH_EVERY == 0 || count == minSamples) {
-            refresh(count);
-        }
     }
 
     /**
@@ -96,6 +95,12 @@ public final class DurationEstimate {
      */
     public long estimateNanos() {
         Estimate current = estimate.get();
+        long count = recorded.get();
+        if (count - current.samples >= REFRESH_EVERY || (count != current.samples
+                && (count <= REFRESH_EVERY || current.samples < minSamples))) {
+            refresh(count);
+            current = estimate.get();
+        }
         return current.samples >= minSamples ? current.nanos : -1;
     }
 

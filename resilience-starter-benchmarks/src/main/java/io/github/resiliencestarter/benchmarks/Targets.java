@@ -71,6 +71,15 @@ final class Targets {
         public int everything(String key, int value) {
             return work(value);
         }
+
+        // records gone within a young collection's interval: the same path without the heap the
+        // memory store keeps for 2 s of new keys (several hundred thousand records the collector copies)
+        @Timeout(value = "5s", mode = TimeoutMode.INTERRUPT)
+        @Idempotent(key = "#key", fingerprint = Idempotent.NO_FINGERPRINT, ttl = "10ms")
+        @Retry
+        public int everythingShortLived(String key, int value) {
+            return work(value);
+        }
     }
 
     /** Resilience4j's retry annotation (default instance settings). */

@@ -38,7 +38,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  *
  * <p>Claim = INSERT on the unique key (the {@link JdbcDialect} chooses the form: {@code INSERT IGNORE}
  * on MySQL and MariaDB, {@code ON CONFLICT DO NOTHING} on PostgreSQL), committed at once (in a transaction of its own when the caller has one) so duplicates see it; a duplicate key
- * means someone else holds it (the existing row is read back). An expired row is
+ * means someone else holds it (the existing row is read back). While most recent claims of an
+ * operation met an existing row, a claim outside a transaction reads first, so a replay is one
+ * round trip ({@link DuplicateShare}); the insert still decides alone who owns a new key. An expired row is
  * deleted and claimed anew; an IN_PROGRESS row with an expired lease is taken over by a
  * conditional UPDATE that compares the previous owner and lease (compare-and-set). Completion,
  * release and lease extension are UPDATE/DELETE statements conditional on the owner token.
@@ -67,12 +69,34 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 
     private final String table;
 
+    /** Per operation: whether its claims mostly meet keys that exist, so reading first saves a round trip. */
+    private final ConcurrentHashMap<String, DuplicateShare> duplicateShares = new ConcurrentHashMap<>();
+
     /** Owners whose business transaction carries (or committed) the COMMITTED marker. */
     private final Set<String> markedOwners = ConcurrentHashMap.newKeySet();
 
     private final RowMapper<IdempotencyRecord> rows = this::toRecord;
 
     private volatile @Nullable JdbcDialect dialect;
+
+    /** The dialect's claim statement, known with the dialect. */
+    private volatile @Nullable String claimInsert;
+
+    // Statements built once for the table: a call pays neither for concatenating them nor, with
+    // typed setters, for the driver's search of a codec for each untyped parameter.
+    private final String selectRecord;
+
+    private final String deleteExpired;
+
+    private final String takeOver;
+
+    private final String completeOwned;
+
+    private final String releaseOwned;
+
+    private final String markCommitted;
+
+    private final String extendOwned;
 
     /**
      * Checks a table name before it is put into SQL.
@@ -103,6 +127,23 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
         this.dataSource = dataSource;
         this.table = table;
         this.time = time;
+        String inProgress = "'" + IdempotencyStatus.IN_PROGRESS.name() + "'";
+        this.selectRecord = "SELECT idempotency_key, business_type, fingerprint, status, owner_token,"
+                + " lease_expire_time, expire_time, response_data, response_type, create_time FROM " + table
+                + " WHERE idempotency_key = ?";
+        this.deleteExpired = "DELETE FROM " + table + " WHERE idempotency_key = ? AND expire_time = ?";
+        this.takeOver = "UPDATE " + table + " SET owner_token = ?, lease_expire_time = ? WHERE idempotency_key = ?"
+                + " AND status = " + inProgress + " AND owner_token = ? AND lease_expire_time = ?";
+        this.completeOwned = "UPDATE " + table + " SET status = '" + IdempotencyStatus.COMPLETED.name()
+                + "', response_data = ?, response_type = ?, expire_time = ? WHERE idempotency_key = ?"
+                + " AND owner_token = ? AND status IN (" + inProgress + ", '" + IdempotencyStatus.COMMITTED.name()
+                + "')";
+        this.releaseOwned = "DELETE FROM " + table + " WHERE idempotency_key = ? AND owner_token = ? AND status = "
+                + inProgress;
+        this.markCommitted = "UPDATE " + table + " SET status = '" + IdempotencyStatus.COMMITTED.name()
+                + "' WHERE idempotency_key = ? AND owner_token = ? AND status = " + inProgress;
+        this.extendOwned = "UPDATE " + table + " SET lease_expire_time = ? WHERE idempotency_key = ?"
+                + " AND owner_token = ? AND status = " + inProgress;
         if (transactionManager != null) {
             this.ownTransaction = new TransactionTemplate(transactionManager);
             this.ownTransaction.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
@@ -114,33 +155,55 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
     @Override
     public ClaimResult claim(Claim claim) {
         String key = claim.key();
+        DuplicateShare duplicates = duplicateShares.computeIfAbsent(claim.name(), name -> new DuplicateShare());
         return call(() -> inOwnTransaction(() -> {
+            // the order of the two statements only decides how soon an existing row is seen; only
+            // in auto-commit, where each statement reads the latest rows: in a transaction a read
+            // before the insert would fix a snapshot without the row a concurrent claim just committed
+            boolean readFirst = duplicates.readFirst() && !TransactionSynchronizationManager.isActualTransactionActive();
+            boolean recorded = false;
             for (int round = 0; round < CLAIM_ROUNDS; round++) {
                 long now = time.epochMillis();
-                if (!insert(claim, now)) {
-                    IdempotencyRecord existing = read(key);
-                    if (existing == null) {
-                        continue;
-                    }
-                    if (existing.expiresAt() <= now) {
-                        jdbc.update("DELETE FROM " + table + " WHERE idempotency_key = ? AND expire_time = ?", key,
-                                existing.expiresAt());
-                        continue;
-                    }
-                    if (existing.isLeaseExpired(now)) {
-                        int taken = jdbc.update("UPDATE " + table + " SET owner_token = ?, lease_expire_time = ?"
-                                + " WHERE idempotency_key = ? AND status = ? AND owner_token = ?"
-                                + " AND lease_expire_time = ?", claim.ownerToken(), now + claim.leaseMillis(), key,
-                                IdempotencyStatus.IN_PROGRESS.name(), existing.ownerToken(),
-                                existing.leaseExpiresAt());
-                        if (taken == 1) {
-                            return ClaimResult.takenOver();
+                IdempotencyRecord found = readFirst ? read(key) : null;
+                if (found == null) {
+                    if (insert(claim, now)) {
+                        if (!recorded) {
+                            duplicates.record(false);
                         }
-                        continue;
+                        return ClaimResult.claimed();
                     }
-                    return ClaimResult.exists(existing);
+                    found = read(key);
                 }
-                return ClaimResult.claimed();
+                if (!recorded) {
+                    duplicates.record(true);
+                    recorded = true;
+                }
+                if (found == null) {
+                    continue;
+                }
+                IdempotencyRecord existing = found;
+                if (existing.expiresAt() <= now) {
+                    jdbc.update(deleteExpired, ps -> {
+                        ps.setString(1, key);
+                        ps.setLong(2, existing.expiresAt());
+                    });
+                    continue;
+                }
+                if (existing.isLeaseExpired(now)) {
+                    long lease = now + claim.leaseMillis();
+                    int taken = jdbc.update(takeOver, ps -> {
+                        ps.setString(1, claim.ownerToken());
+                        ps.setLong(2, lease);
+                        ps.setString(3, key);
+                        ps.setString(4, existing.ownerToken());
+                        ps.setLong(5, existing.leaseExpiresAt());
+                    });
+                    if (taken == 1) {
+                        return ClaimResult.takenOver();
+                    }
+                    continue;
+                }
+                return ClaimResult.exists(existing);
             }
             throw new IdempotencyStoreException("Could not claim an idempotency key after " + CLAIM_ROUNDS
                     + " rounds of concurrent changes", null);
@@ -152,11 +215,14 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
         try {
             // joins the caller's transaction when there is one; also fills in the response of a COMMITTED row
             StoredResponse response = completion.response();
-            return call(() -> jdbc.update("UPDATE " + table + " SET status = ?, response_data = ?, response_type = ?,"
-                    + " expire_time = ? WHERE idempotency_key = ? AND owner_token = ? AND status IN (?, ?)",
-                    IdempotencyStatus.COMPLETED.name(), response.payload(), response.type(),
-                    time.epochMillis() + completion.ttlMillis(), completion.key(), completion.ownerToken(),
-                    IdempotencyStatus.IN_PROGRESS.name(), IdempotencyStatus.COMMITTED.name()) == 1);
+            long expiry = time.epochMillis() + completion.ttlMillis();
+            return call(() -> jdbc.update(completeOwned, ps -> {
+                ps.setString(1, response.payload());
+                ps.setString(2, response.type());
+                ps.setLong(3, expiry);
+                ps.setString(4, completion.key());
+                ps.setString(5, completion.ownerToken());
+            }) == 1);
         } finally {
             markedOwners.remove(completion.ownerToken());
         }
@@ -165,9 +231,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
     @Override
     public boolean release(String key, String ownerToken) {
         try {
-            return call(() -> inOwnTransaction(() -> jdbc.update("DELETE FROM " + table
-                    + " WHERE idempotency_key = ? AND owner_token = ? AND status = ?", key, ownerToken,
-                    IdempotencyStatus.IN_PROGRESS.name()) == 1));
+            return call(() -> inOwnTransaction(() -> jdbc.update(releaseOwned, key, ownerToken) == 1));
         } finally {
             markedOwners.remove(ownerToken);
         }
@@ -192,9 +256,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
         TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
             @Override
             public void beforeCommit(boolean readOnly) {
-                int marked = jdbc.update("UPDATE " + table + " SET status = ? WHERE idempotency_key = ?"
-                        + " AND owner_token = ? AND status = ?", IdempotencyStatus.COMMITTED.name(), execution.key(),
-                        execution.ownerToken(), IdempotencyStatus.IN_PROGRESS.name());
+                int marked = jdbc.update(markCommitted, execution.key(), execution.ownerToken());
                 if (marked != 1) {
                     throw new IdempotencyClaimLostException(execution.key());
                 }
@@ -211,9 +273,14 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 
     @Override
     public boolean extendLease(String key, String ownerToken, long leaseMillis) {
-        return call(() -> inOwnTransaction(() -> jdbc.update("UPDATE " + table + " SET lease_expire_time = ?"
-                + " WHERE idempotency_key = ? AND owner_token = ? AND status = ?", time.epochMillis() + leaseMillis, key,
-                ownerToken, IdempotencyStatus.IN_PROGRESS.name()) == 1));
+        return call(() -> inOwnTransaction(() -> {
+            long lease = time.epochMillis() + leaseMillis;
+            return jdbc.update(extendOwned, ps -> {
+                ps.setLong(1, lease);
+                ps.setString(2, key);
+                ps.setString(3, ownerToken);
+            }) == 1;
+        }));
     }
 
     @Override
@@ -234,11 +301,23 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
      * @return {@code false} when the key already has a row
      */
     private boolean insert(Claim claim, long now) {
-        Object[] args = {claim.key(), claim.name(), claim.fingerprint(), IdempotencyStatus.IN_PROGRESS.name(),
-            claim.ownerToken(), now + claim.leaseMillis(), now, now + claim.ttlMillis()};
         JdbcDialect dialect = dialect();
+        String statement = claimInsert;
+        if (statement == null) {
+            statement = dialect.claimInsert(table);
+            claimInsert = statement;
+        }
         try {
-            return jdbc.update(dialect.claimInsert(table), args) == 1;
+            return jdbc.update(statement, ps -> {
+                ps.setString(1, claim.key());
+                ps.setString(2, claim.name());
+                ps.setString(3, claim.fingerprint());
+                ps.setString(4, IdempotencyStatus.IN_PROGRESS.name());
+                ps.setString(5, claim.ownerToken());
+                ps.setLong(6, now + claim.leaseMillis());
+                ps.setLong(7, now);
+                ps.setLong(8, now + claim.ttlMillis());
+            }) == 1;
         } catch (DataIntegrityViolationException duplicate) {
             // where the dialect inserts nothing for a duplicate, this is another violation: a store failure
             if (!dialect.duplicateRaisesError()) {
@@ -297,9 +376,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
     }
 
     private @Nullable IdempotencyRecord read(String key) {
-        List<IdempotencyRecord> found = jdbc.query("SELECT idempotency_key, business_type, fingerprint, status,"
-                + " owner_token, lease_expire_time, expire_time, response_data, response_type, create_time FROM "
-                + table + " WHERE idempotency_key = ?", rows, key);
+        List<IdempotencyRecord> found = jdbc.query(selectRecord, ps -> ps.setString(1, key), rows);
         return found.isEmpty() ? null : found.get(0);
     }
 

@@ -144,6 +144,9 @@ overhead() {
   python3 scripts/load_overhead_report.py --out-json docs/bench/load-overhead.json \
     --out-md docs/bench/load-overhead.md --products "$products" \
     "${runs[@]}"
+  # what of the first starter-on run's CPU and allocation ran inside the starter, by starter frame
+  mkdir -p docs/bench/profiles
+  python3 scripts/jfr_starter_share.py "$out/on-1.jfr" 20 > docs/bench/profiles/end-to-end-starter-share.txt
 }
 
 "$MODE" "$@"

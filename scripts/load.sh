@@ -146,7 +146,7 @@ overhead() {
     "${runs[@]}"
   # what of the first starter-on run's CPU and allocation ran inside the starter, by starter frame
   mkdir -p docs/bench/profiles
-  python3 scripts/jfr_starter_share.py "$out/on-1.jfr" 20 > docs/bench/profiles/end-to-end-starter-share.txt
+  python3 scripts/jfr_starter_share.py "$out/on-1.jfr" 20 "$out/on-1.json" > docs/bench/profiles/end-to-end-starter-share.txt
 }
 
 "$MODE" "$@"

@@ -29,6 +29,8 @@ public final class IdempotencyKeys {
 
     private static final HexFormat HEX = HexFormat.of();
 
+    private static final MessageDigest SHA_256 = newSha256();
+
     private IdempotencyKeys() {
     }
 
@@ -88,7 +90,16 @@ public final class IdempotencyKeys {
      */
     public static String sha256(byte[] bytes) {
         try {
-            return HEX.formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+            // a copy of a ready digest: the provider lookup of getInstance cost more than hashing a key
+            return HEX.formatHex(((MessageDigest) SHA_256.clone()).digest(bytes));
+        } catch (CloneNotSupportedException ex) {
+            throw new IllegalStateException("the platform's SHA-256 cannot be copied", ex);
+        }
+    }
+
+    private static MessageDigest newSha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException ex) {
             throw new IllegalStateException("SHA-256 is required by every Java platform", ex);
         }

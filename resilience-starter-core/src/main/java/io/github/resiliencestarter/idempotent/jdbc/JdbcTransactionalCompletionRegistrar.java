@@ -3,6 +3,7 @@ package io.github.resiliencestarter.idempotent.jdbc;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -47,6 +48,12 @@ public class JdbcTransactionalCompletionRegistrar implements BeanPostProcessor, 
     private final Map<String, PlatformTransactionManager> managers = new LinkedHashMap<>();
 
     /**
+     * The store, once every singleton exists (it cannot change after that); until then each
+     * transaction asks the bean factory, since transactions may run while the context starts.
+     */
+    private volatile @Nullable Optional<IdempotencyStore> resolvedStore;
+
+    /**
      * Creates the registrar.
      *
      * @param stores the idempotency store, looked up when a transaction begins
@@ -65,18 +72,24 @@ public class JdbcTransactionalCompletionRegistrar implements BeanPostProcessor, 
             DataSource dataSource = dataSourceOf(manager);
             if (dataSource != null && manager instanceof AbstractPlatformTransactionManager configurable) {
                 configurable.addListener(new JdbcTransactionalCompletion(() -> {
-                    IdempotencyStore store = stores.getIfAvailable();
-                    return store instanceof JdbcIdempotencyStore jdbc && jdbc.dataSource() == dataSourceOf(manager)
-                            ? jdbc : null;
+                    IdempotencyStore store = store();
+                    return store instanceof JdbcIdempotencyStore jdbc && jdbc.dataSource() == dataSource ? jdbc : null;
                 }));
             }
         }
         return bean;
     }
 
+    private @Nullable IdempotencyStore store() {
+        Optional<IdempotencyStore> resolved = resolvedStore;
+        // a bean lookup by type on every transaction cost about 1 % of a busy service's CPU
+        return resolved != null ? resolved.orElse(null) : stores.getIfAvailable();
+    }
+
     @Override
     public void afterSingletonsInstantiated() {
-        if (!(stores.getIfAvailable() instanceof JdbcIdempotencyStore store)) {
+        resolvedStore = Optional.ofNullable(stores.getIfAvailable());
+        if (!(store() instanceof JdbcIdempotencyStore store)) {
             return;
         }
         managers.forEach((name, manager) -> {

@@ -10,7 +10,6 @@ import org.springframework.beans.BeanUtils;
 import org.springframework.context.expression.MethodBasedEvaluationContext;
 import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.ParameterNameDiscoverer;
-import org.springframework.expression.EvaluationContext;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
 import org.springframework.expression.spel.SpelEvaluationException;
@@ -23,6 +22,7 @@ import org.springframework.expression.spel.ast.SpelNodeImpl;
 import org.springframework.expression.spel.ast.VariableReference;
 import org.springframework.expression.spel.standard.SpelExpression;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
+import org.springframework.expression.spel.support.StandardEvaluationContext;
 import org.springframework.util.ReflectionUtils;
 
 /**
@@ -79,6 +79,7 @@ final class KeyExpressions {
                     return new ParameterReference(expression, (SpelNodeImpl) spel.getAST(), index);
                 }
             }
+            return new ArgumentsExpression(expression, (SpelNodeImpl) spel.getAST(), parameterNames(method));
         }
         return parsed;
     }
@@ -95,7 +96,10 @@ final class KeyExpressions {
         if (expression instanceof ParameterReference reference) {
             return args[reference.index];
         }
-        return expression.getValue(context(method, args));
+        if (expression instanceof ArgumentsExpression bound) {
+            return bound.getValue(new ArgumentsContext(bound.names, args));
+        }
+        return expression.getValue(new MethodBasedEvaluationContext(null, method, args, NAMES));
     }
 
     /**
@@ -112,16 +116,47 @@ final class KeyExpressions {
         }
     }
 
+    /** Any other expression, with the method's parameter names looked up once, at parse time. */
+    private static final class ArgumentsExpression extends SpelExpression {
+
+        private final String[] names;
+
+        ArgumentsExpression(String expression, SpelNodeImpl ast, String[] names) {
+            super(expression, ast, new SpelParserConfiguration());
+            this.names = names;
+        }
+    }
+
     /**
      * The context an expression is evaluated in: the arguments by parameter name, and as
-     * {@code #a0}/{@code #p0}.
-     *
-     * @param method the annotated method
-     * @param args the call's arguments
-     * @return the context
+     * {@code #a0}/{@code #p0}. What Spring's {@code MethodBasedEvaluationContext} offers, without
+     * asking the parameter name discoverer (which reflects on the method) on every call.
      */
-    private static EvaluationContext context(Method method, Object[] args) {
-        return new MethodBasedEvaluationContext(null, method, args, NAMES);
+    private static final class ArgumentsContext extends StandardEvaluationContext {
+
+        private final String[] names;
+
+        private final Object[] args;
+
+        ArgumentsContext(String[] names, Object[] args) {
+            this.names = names;
+            this.args = args;
+        }
+
+        @Override
+        public @Nullable Object lookupVariable(String name) {
+            Object set = super.lookupVariable(name);
+            if (set != null) {
+                return set;
+            }
+            for (int i = 0; i < names.length; i++) {
+                if (names[i].equals(name)) {
+                    return args[i];
+                }
+            }
+            int index = aliasIndex(name);
+            return index >= 0 && index < args.length ? args[index] : null;
+        }
     }
 
     /**
@@ -172,12 +207,24 @@ final class KeyExpressions {
                 return i;
             }
         }
-        if (name.length() > 1 && (name.charAt(0) == 'a' || name.charAt(0) == 'p')
-                && name.substring(1).chars().allMatch(Character::isDigit)) {
-            int index = Integer.parseInt(name.substring(1));
-            return index < method.getParameterCount() ? index : null;
+        int index = aliasIndex(name);
+        return index >= 0 && index < method.getParameterCount() ? index : null;
+    }
+
+    /** The index of {@code a0}, {@code p1}, ...; {@code -1} for any other name. */
+    private static int aliasIndex(String name) {
+        if (name.length() < 2 || name.length() > 4 || (name.charAt(0) != 'a' && name.charAt(0) != 'p')) {
+            return -1;
         }
-        return null;
+        int index = 0;
+        for (int i = 1; i < name.length(); i++) {
+            char digit = name.charAt(i);
+            if (digit < '0' || digit > '9') {
+                return -1;
+            }
+            index = index * 10 + digit - '0';
+        }
+        return index;
     }
 
     private static String[] parameterNames(Method method) {

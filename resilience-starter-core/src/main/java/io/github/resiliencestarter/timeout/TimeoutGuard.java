@@ -21,6 +21,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -139,14 +140,21 @@ public final class TimeoutGuard {
             return CompletableFuture.failedFuture(ex);
         }
         CompletableFuture<T> bounded = new CompletableFuture<>();
+        // the deadline or the work's own completion, whichever comes first, decides the outcome
+        AtomicBoolean decided = new AtomicBoolean();
         ScheduledFuture<?> timer = runtime.asyncTimer().schedule(() -> {
-            if (bounded.completeExceptionally(timedOut(null))) {
+            if (decided.compareAndSet(false, true)) {
+                // cancelled before the caller learns of the timeout, so the caller never sees it still running
                 source.cancel(true);
+                bounded.completeExceptionally(timedOut(null));
                 runtime.observer().onOutcome(operation, TimeoutOutcome.TIMEOUT, runtime.time().nanoTime() - started);
             }
         }, effective.remainingNanos(), TimeUnit.NANOSECONDS);
         source.whenComplete((value, failure) -> {
             timer.cancel(false);
+            if (!decided.compareAndSet(false, true)) {
+                return;
+            }
             boolean first = failure == null ? bounded.complete(value)
                     : bounded.completeExceptionally(Causes.unwrapAsync(failure));
             if (first) {

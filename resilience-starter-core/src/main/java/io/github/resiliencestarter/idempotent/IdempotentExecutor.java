@@ -411,6 +411,9 @@ public final class IdempotentExecutor {
                     + "duplicates get an error and nothing runs twice", call.operation());
         }
         boolean completed;
+        // a timeout's interrupt may land after the work returned: record its completion first (an
+        // interrupted thread's store command gives up at once), then hand the flag back
+        boolean interrupted = Thread.interrupted();
         try {
             completed = store.complete(new Completion(call.storedKey(), owner, response,
                     call.config().ttl().toMillis()));
@@ -420,6 +423,10 @@ public final class IdempotentExecutor {
             log.error("Could not record the completion of {}; duplicates may wait until the lease expires",
                     call.operation(), ex);
             return new IdempotentResult<>(value, false);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
         if (!completed) {
             observer.onOutcome(call.operation(), IdempotencyOutcome.LEASE_LOST);

@@ -10,8 +10,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Work stopped by a timeout's interrupt still releases its claim on a real Redis, so the client's
- * retry runs at once instead of waiting out the lease (found under load: "Redis command
- * interrupted" left the key held).
+ * retry runs at once instead of waiting out the lease, and work the interrupt reaches just after it
+ * returned still records its completion (both found under load: "Redis command interrupted" left
+ * the key held).
  */
 class InterruptedWorkReleaseTest {
 
@@ -75,5 +76,26 @@ class InterruptedWorkReleaseTest {
         boolean flagKept = Thread.interrupted();
         assertThat(flagKept).isTrue();
         assertThat(redis.find(call.storedKey())).isNull();
+    }
+
+    @Test
+    void workThatReturnsAsTheTimeoutInterruptsItStillRecordsItsCompletionAndKeepsTheFlag() throws Throwable {
+        IdempotentExecutor executor = IdempotentExecutor.builder(store, new Fastjson2ResponseCodec()).build();
+        IdempotentCall call = IdempotentCall.builder("Orders.create", IdempotencyConfig.ofDefaults())
+                .key("late-interrupt-" + UUID.randomUUID()).returnType(String.class).build();
+
+        // found under load: the interrupt came after the work returned, the completion's command
+        // failed, and duplicates waited out the lease of work that was done
+        String value = executor.execute(call, () -> {
+            Thread.currentThread().interrupt();
+            return "order-1";
+        }).value();
+
+        boolean flagKept = Thread.interrupted();
+        assertThat(value).isEqualTo("order-1");
+        assertThat(flagKept).isTrue();
+        IdempotencyRecord record = redis.find(call.storedKey());
+        assertThat(record).isNotNull();
+        assertThat(record.status()).isEqualTo(IdempotencyStatus.COMPLETED);
     }
 }

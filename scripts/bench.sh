@@ -8,7 +8,9 @@
 #      memory per record (scripts/growth.sh).
 # Starts the Redis and MariaDB servers the measurements need the same way the tests do, writes
 # docs/bench/*.json and *.md and regenerates the results section of docs/benchmarks.md.
-# Extra arguments go to JMH and skip steps 2 and 3, e.g. scripts/bench.sh AnnotationBenchmark
+# Extra arguments go to JMH and skip steps 2 and 3, e.g. scripts/bench.sh AnnotationBenchmark.
+# BENCH_SKIP_JMH=1 keeps the JMH results already in docs/bench/results.json and runs steps 2 and 3
+# (to finish a run whose later step failed).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -17,7 +19,8 @@ cd "$ROOT"
 source "$ROOT/scripts/test-servers.sh"
 start_test_servers
 
-./mvnw -B -q -ntp -DskipTests install
+# clean: a Boot 4 test leg leaves its own build of the sample in target/, which install would keep
+./mvnw -B -q -ntp -DskipTests clean install
 ./mvnw -B -q -ntp -pl resilience-starter-benchmarks dependency:build-classpath \
   -Dmdep.outputFile=target/classpath.txt
 CP="resilience-starter-benchmarks/target/classes:$(cat resilience-starter-benchmarks/target/classpath.txt)"
@@ -27,9 +30,11 @@ if [ "$#" -gt 0 ]; then
   java -cp "$CP" org.openjdk.jmh.Main -f 1 -wi 3 -w 1s -i 10 -r 1s -prof gc \
     -rf json -rff docs/bench/results.json "$@"
 else
-  # hedging has its own sampling run (docs/benchmarks.md, Hedging)
-  java -cp "$CP" org.openjdk.jmh.Main -f 1 -wi 3 -w 1s -i 10 -r 1s -prof gc -e HedgingBenchmark \
-    -rf json -rff docs/bench/results.json
+  if [ "${BENCH_SKIP_JMH:-0}" != 1 ]; then
+    # hedging has its own sampling run (docs/benchmarks.md, Hedging)
+    java -cp "$CP" org.openjdk.jmh.Main -f 1 -wi 3 -w 1s -i 10 -r 1s -prof gc -e HedgingBenchmark \
+      -rf json -rff docs/bench/results.json
+  fi
   # built above; two rounds (on, off, off, on) so a drift of the machine shows as a difference between pairs
   LOAD_SKIP_BUILD=1 LOAD_ROUNDS="${LOAD_ROUNDS:-2}" "$ROOT/scripts/load.sh" overhead
   "$ROOT/scripts/growth.sh"

@@ -16,7 +16,7 @@ java -cp "$CP" org.openjdk.jmh.Main "$PATTERN" -f 1 -wi 2 -w 1s -i 2 -r 3s \
 mkdir -p docs/bench/profiles
 find "$OUT" -name profile.jfr | sort | while read -r recording; do
   name="$(basename "$(dirname "$recording")" | sed 's/^io\.github\.resiliencestarter\.benchmarks\.//')"
-  python3 scripts/jfr_summary.py "$recording" 12 > "docs/bench/profiles/$name.txt"
+  python3 scripts/jfr_summary.py "$recording" 30 > "docs/bench/profiles/$name.txt"
   echo "profile: docs/bench/profiles/$name.txt"
 done
 rm -rf "$OUT"

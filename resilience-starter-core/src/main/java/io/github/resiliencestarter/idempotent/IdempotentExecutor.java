@@ -19,6 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -411,22 +412,16 @@ public final class IdempotentExecutor {
                     + "duplicates get an error and nothing runs twice", call.operation());
         }
         boolean completed;
-        // a timeout's interrupt may land after the work returned: record its completion first (an
-        // interrupted thread's store command gives up at once), then hand the flag back
-        boolean interrupted = Thread.interrupted();
         try {
-            completed = store.complete(new Completion(call.storedKey(), owner, response,
-                    call.config().ttl().toMillis()));
+            // a timeout's interrupt may land just after the work returned
+            completed = withInterruptCleared(() -> store.complete(new Completion(call.storedKey(), owner, response,
+                    call.config().ttl().toMillis())));
         } catch (IdempotencyStoreException ex) {
             // the work is done and its effects stand; the claim stays until its lease runs out
             observer.onOutcome(call.operation(), IdempotencyOutcome.STORE_ERROR);
             log.error("Could not record the completion of {}; duplicates may wait until the lease expires",
                     call.operation(), ex);
             return new IdempotentResult<>(value, false);
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
         }
         if (!completed) {
             observer.onOutcome(call.operation(), IdempotencyOutcome.LEASE_LOST);
@@ -439,17 +434,12 @@ public final class IdempotentExecutor {
     }
 
     private void settleFailure(IdempotentCall call, String owner, Throwable failure) {
-        // a timeout interrupts the work, and an interrupted thread cannot wait for a store's reply
-        // (Lettuce and JDBC drivers give up at once): settle first, then hand the flag back
-        boolean interrupted = Thread.interrupted();
         try {
-            boolean settled;
-            if (isCacheable(call.config(), failure)) {
-                settled = store.complete(new Completion(call.storedKey(), owner, StoredResponse.failure(failure),
-                        call.config().ttl().toMillis()));
-            } else {
-                settled = store.release(call.storedKey(), owner);
-            }
+            // a timeout interrupts the work it stops
+            boolean settled = withInterruptCleared(() -> isCacheable(call.config(), failure)
+                    ? store.complete(new Completion(call.storedKey(), owner, StoredResponse.failure(failure),
+                            call.config().ttl().toMillis()))
+                    : store.release(call.storedKey(), owner));
             if (!settled) {
                 observer.onOutcome(call.operation(), IdempotencyOutcome.LEASE_LOST);
             }
@@ -457,6 +447,18 @@ public final class IdempotentExecutor {
             observer.onOutcome(call.operation(), IdempotencyOutcome.STORE_ERROR);
             log.warn("Could not release the idempotency claim of {}; it frees itself when its lease expires",
                     call.operation(), ex);
+        }
+    }
+
+    /**
+     * Runs a store command with the thread's interrupt flag cleared, then hands the flag back: an
+     * interrupted thread cannot wait for a store's reply (Lettuce and JDBC drivers give up at
+     * once), and a claim left unsettled would hold its key until the lease expires.
+     */
+    private static boolean withInterruptCleared(BooleanSupplier storeCommand) {
+        boolean interrupted = Thread.interrupted();
+        try {
+            return storeCommand.getAsBoolean();
         } finally {
             if (interrupted) {
                 Thread.currentThread().interrupt();

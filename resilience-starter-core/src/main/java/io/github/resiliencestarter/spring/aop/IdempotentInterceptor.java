@@ -95,7 +95,7 @@ public class IdempotentInterceptor extends OperationInterceptor<IdempotentOperat
     private static @Nullable Object value(Expression expression, IdempotentOperation operation, Object[] args,
             String what) {
         try {
-            return KeyExpressions.valueOf(expression, operation.method(), args);
+            return KeyExpressions.valueOf(expression, args);
         } catch (RuntimeException ex) {
             if (KeyExpressions.isMissingValue(ex)) {
                 throw new IdempotencyKeyException("The request lacks a value the idempotency " + what

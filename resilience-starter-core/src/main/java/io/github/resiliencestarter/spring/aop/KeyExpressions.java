@@ -7,7 +7,6 @@ import java.lang.reflect.Modifier;
 import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.BeanUtils;
-import org.springframework.context.expression.MethodBasedEvaluationContext;
 import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.expression.Expression;
@@ -57,49 +56,44 @@ final class KeyExpressions {
         if (expression.isEmpty()) {
             return null;
         }
-        Expression parsed;
+        SpelExpression spel;
         try {
-            parsed = PARSER.parseExpression(expression);
+            // without a template context the parser always returns a SpelExpression
+            spel = (SpelExpression) PARSER.parseExpression(expression);
         } catch (ParseException ex) {
             throw new InvalidDeclarationException("@Idempotent(" + attribute + " = \"" + expression + "\") on "
                     + described + " is not a valid SpEL expression: " + ex.getMessage() + ".",
                     "Correct the expression, for example #request.orderNo (see docs/idempotency.md).", ex);
         }
-        if (parsed instanceof SpelExpression spel) {
-            String problem = check(spel.getAST(), method);
-            if (problem != null) {
-                throw new InvalidDeclarationException("@Idempotent(" + attribute + " = \"" + expression + "\") on "
-                        + described + " " + problem + ".", "Name a parameter of the method (its parameters are "
-                        + Arrays.toString(parameterNames(method)) + "; the build must compile with -parameters) "
-                        + "and a property its type has; read a Map's entry as #body['id'].");
-            }
-            if (spel.getAST() instanceof VariableReference variable) {
-                Integer index = parameterIndex(method, variable.toStringAST().substring(1));
-                if (index != null) {
-                    return new ParameterReference(expression, (SpelNodeImpl) spel.getAST(), index);
-                }
-            }
-            return new ArgumentsExpression(expression, (SpelNodeImpl) spel.getAST(), parameterNames(method));
+        String problem = check(spel.getAST(), method);
+        if (problem != null) {
+            throw new InvalidDeclarationException("@Idempotent(" + attribute + " = \"" + expression + "\") on "
+                    + described + " " + problem + ".", "Name a parameter of the method (its parameters are "
+                    + Arrays.toString(parameterNames(method)) + "; the build must compile with -parameters) "
+                    + "and a property its type has; read a Map's entry as #body['id'].");
         }
-        return parsed;
+        if (spel.getAST() instanceof VariableReference variable) {
+            Integer index = parameterIndex(method, variable.toStringAST().substring(1));
+            if (index != null) {
+                return new ParameterReference(expression, (SpelNodeImpl) spel.getAST(), index);
+            }
+        }
+        return new ArgumentsExpression(expression, (SpelNodeImpl) spel.getAST(), parameterNames(method));
     }
 
     /**
      * The value of an expression for a call's arguments.
      *
-     * @param expression a parsed expression
-     * @param method the annotated method
+     * @param expression an expression {@link #parse} returned
      * @param args the call's arguments
      * @return the value
      */
-    static @Nullable Object valueOf(Expression expression, Method method, Object[] args) {
+    static @Nullable Object valueOf(Expression expression, Object[] args) {
         if (expression instanceof ParameterReference reference) {
             return args[reference.index];
         }
-        if (expression instanceof ArgumentsExpression bound) {
-            return bound.getValue(new ArgumentsContext(bound.names, args));
-        }
-        return expression.getValue(new MethodBasedEvaluationContext(null, method, args, NAMES));
+        ArgumentsExpression bound = (ArgumentsExpression) expression;
+        return bound.getValue(new ArgumentsContext(bound.names, args));
     }
 
     /**

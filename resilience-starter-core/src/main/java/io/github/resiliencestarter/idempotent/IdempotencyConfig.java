@@ -19,6 +19,12 @@ public final class IdempotencyConfig {
     /** Added to the remaining deadline when the lease is sized to it. */
     public static final Duration DEFAULT_LEASE_MARGIN = Duration.ofSeconds(2);
 
+    /** Default time a failing settlement (completion or release) is retried. */
+    public static final Duration DEFAULT_SETTLE_LIMIT = Duration.ofSeconds(30);
+
+    /** Default longest keep of an asynchronous call's lease when it has no deadline. */
+    public static final Duration DEFAULT_KEEP_LIMIT = Duration.ofMinutes(10);
+
     /** How long a duplicate waits for the first execution at most. */
     public static final Duration DEFAULT_WAIT_TIMEOUT = Duration.ofSeconds(5);
 
@@ -36,6 +42,10 @@ public final class IdempotencyConfig {
 
     private final Duration leaseMargin;
 
+    private final Duration settleLimit;
+
+    private final Duration keepLimit;
+
     private final InProgressStrategy onInProgress;
 
     private final Duration waitTimeout;
@@ -52,6 +62,8 @@ public final class IdempotencyConfig {
         this.ttl = builder.ttl;
         this.lease = builder.lease;
         this.leaseMargin = builder.leaseMargin;
+        this.settleLimit = builder.settleLimit;
+        this.keepLimit = builder.keepLimit;
         this.onInProgress = builder.onInProgress;
         this.waitTimeout = builder.waitTimeout;
         this.failOpen = builder.failOpen;
@@ -86,6 +98,7 @@ public final class IdempotencyConfig {
      */
     public static Builder from(IdempotencyConfig base) {
         return new Builder().ttl(base.ttl).lease(base.lease).leaseMargin(base.leaseMargin)
+                .settleLimit(base.settleLimit).keepLimit(base.keepLimit)
                 .onInProgress(base.onInProgress).waitTimeout(base.waitTimeout).failOpen(base.failOpen)
                 .maxResponseBytes(base.maxResponseBytes).keyPrefix(base.keyPrefix)
                 .cacheableExceptions(base.cacheableExceptions);
@@ -104,6 +117,16 @@ public final class IdempotencyConfig {
     /** @return added to the remaining deadline when the lease is sized to it */
     public Duration leaseMargin() {
         return leaseMargin;
+    }
+
+    /** @return how long a completion or release the store refused is tried again, the lease kept meanwhile */
+    public Duration settleLimit() {
+        return settleLimit;
+    }
+
+    /** @return how long the lease of an asynchronous call without a deadline is kept at most */
+    public Duration keepLimit() {
+        return keepLimit;
     }
 
     /** @return what a duplicate does while the first runs */
@@ -144,6 +167,10 @@ public final class IdempotencyConfig {
         private Duration lease = DEFAULT_LEASE;
 
         private Duration leaseMargin = DEFAULT_LEASE_MARGIN;
+
+        private Duration settleLimit = DEFAULT_SETTLE_LIMIT;
+
+        private Duration keepLimit = DEFAULT_KEEP_LIMIT;
 
         private InProgressStrategy onInProgress = InProgressStrategy.WAIT;
 
@@ -187,6 +214,25 @@ public final class IdempotencyConfig {
                 throw new InvalidSettingException("leaseMargin", "must not be negative", value);
             }
             this.leaseMargin = value;
+            return this;
+        }
+
+        /**
+         * @param value how long a completion or release the store refused is tried again; positive
+         * @return this builder
+         */
+        public Builder settleLimit(Duration value) {
+            this.settleLimit = positive(value, "settleLimit");
+            return this;
+        }
+
+        /**
+         * @param value how long the lease of an asynchronous call without a deadline is kept at
+         *     most; positive
+         * @return this builder
+         */
+        public Builder keepLimit(Duration value) {
+            this.keepLimit = positive(value, "keepLimit");
             return this;
         }
 

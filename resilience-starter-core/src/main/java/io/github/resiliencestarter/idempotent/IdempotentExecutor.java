@@ -12,6 +12,7 @@ import io.github.resiliencestarter.core.Causes;
 import io.github.resiliencestarter.core.CheckedCallable;
 import io.github.resiliencestarter.core.DurationEstimate;
 import io.github.resiliencestarter.idempotent.internal.LeaseKeeper;
+import io.github.resiliencestarter.idempotent.internal.Settlement;
 import java.lang.reflect.Type;
 import java.util.Map;
 import java.util.Objects;
@@ -19,7 +20,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,6 +56,8 @@ public final class IdempotentExecutor {
 
     private final LeaseKeeper leases;
 
+    private final Settlement settlement;
+
     private final Map<String, DurationEstimate> durations = new ConcurrentHashMap<>();
 
     private IdempotentExecutor(Builder builder) {
@@ -64,6 +66,7 @@ public final class IdempotentExecutor {
         this.observer = builder.observer;
         this.time = builder.time;
         this.leases = time == TimeSource.SYSTEM ? LeaseKeeper.shared() : new LeaseKeeper(time);
+        this.settlement = new Settlement(store, leases, time);
     }
 
     /**
@@ -153,13 +156,20 @@ public final class IdempotentExecutor {
             CheckedCallable<? extends CompletionStage<T>> work, Runnable onReplay) {
         CompletableFuture<IdempotentResult<T>> result = new CompletableFuture<>();
         new AsyncExecution<>(call, work, onReplay, result).claim();
-        return result.whenComplete((value, failure) -> {
+        CompletableFuture<IdempotentResult<T>> observed = result.whenComplete((value, failure) -> {
             if (failure != null && Causes.unwrapAsync(failure) instanceof IdempotencyRecordCorruptedException ex) {
                 observer.onOutcome(call.operation(), IdempotencyOutcome.CORRUPTED);
                 log.warn("The idempotency record of {} is unreadable; nothing was executed ({})", call.operation(),
                         ex.getMessage());
             }
         });
+        // a caller that cancels what it got back cancels the execution, and so the work
+        observed.whenComplete((value, failure) -> {
+            if (observed.isCancelled()) {
+                result.cancel(true);
+            }
+        });
+        return observed;
     }
 
     /** One asynchronous idempotent call: claim, then run and record, or replay, or poll while in progress. */
@@ -252,26 +262,35 @@ public final class IdempotentExecutor {
         }
 
         private void runOwned() {
-            Deadline deadline = context.deadline();
-            // hung work that ignores interrupts must not hold its key past its deadline (plus the margin)
-            long keepUntil = deadline == null ? Long.MAX_VALUE
-                    : deadline.remainingMillis() + call.config().leaseMargin().toMillis();
-            LeaseKeeper.Lease kept = leases.keep(store, call.storedKey(), owner, lease, keepUntil);
+            LeaseKeeper.Lease kept = leases.keep(store, call.storedKey(), owner, lease,
+                    keepMillis(call.config(), context.deadline(), true));
             long started = time.nanoTime();
             CompletableFuture<T> stage;
             try (TraceScope scope = TraceContextHolder.open(context.withIdempotentExecution(
                     new IdempotentExecution(call.storedKey(), owner)))) {
                 stage = start();
             }
+            // cancelling the caller's result (a timeout, a client gone) reaches the work itself
+            result.whenComplete((value, failure) -> {
+                if (result.isCancelled()) {
+                    stage.cancel(true);
+                }
+            });
             stage.whenComplete((value, failure) -> {
-                kept.close();
                 if (failure != null) {
                     Throwable cause = Causes.unwrapAsync(failure);
-                    settleFailure(call, owner, cause);
-                    result.completeExceptionally(cause);
+                    settlement.settleAsync(failureSettlement(call, owner, lease, cause), kept)
+                            .whenComplete((settled, ignored) -> {
+                                observeFailureSettlement(call, settled);
+                                result.completeExceptionally(cause);
+                            });
                 } else {
                     recordDuration(call, started);
-                    settle(recordCompletion(call, owner, value), null);
+                    settlement.settleAsync(completionSettlement(call, owner, lease, value), kept)
+                            .whenComplete((settled, ignored) -> {
+                                observeCompletion(call, settled);
+                                result.complete(new IdempotentResult<>(value, false));
+                            });
                 }
             });
         }
@@ -387,82 +406,77 @@ public final class IdempotentExecutor {
     private <T> IdempotentResult<T> executeOwned(IdempotentCall call, CheckedCallable<T> work, String owner, long lease,
             TraceContext context) throws Throwable {
         T value;
-        Deadline deadline = context.deadline();
-        // hung work that ignores interrupts must not hold its key past its deadline (plus the margin)
-        long keepUntil = deadline == null ? Long.MAX_VALUE
-                : deadline.remainingMillis() + call.config().leaseMargin().toMillis();
+        LeaseKeeper.Lease kept = leases.keep(store, call.storedKey(), owner, lease,
+                keepMillis(call.config(), context.deadline(), false));
         long started = time.nanoTime();
-        try (LeaseKeeper.Lease kept = leases.keep(store, call.storedKey(), owner, lease, keepUntil);
-                TraceScope scope = TraceContextHolder.open(context.withIdempotentExecution(
-                        new IdempotentExecution(call.storedKey(), owner)))) {
+        try (TraceScope scope = TraceContextHolder.open(context.withIdempotentExecution(
+                new IdempotentExecution(call.storedKey(), owner)))) {
             value = work.call();
             recordDuration(call, started);
         } catch (Throwable failure) {
-            settleFailure(call, owner, failure);
+            observeFailureSettlement(call, settlement.settle(failureSettlement(call, owner, lease, failure), kept));
             throw failure;
         }
-        return recordCompletion(call, owner, value);
+        observeCompletion(call, settlement.settle(completionSettlement(call, owner, lease, value), kept));
+        return new IdempotentResult<>(value, false);
     }
 
-    /** Stores the owner's result so duplicates replay it; the work is done whatever the store says. */
-    private <T> IdempotentResult<T> recordCompletion(IdempotentCall call, String owner, @Nullable T value) {
+    /**
+     * How long from now the lease may be kept while the work runs: to the deadline plus the margin,
+     * so hung work that ignores interrupts does not hold its key longer; without a deadline, as long
+     * as a blocking call's thread runs, and at most the keep limit for an asynchronous call, whose
+     * result may never come.
+     */
+    private static long keepMillis(IdempotencyConfig config, @Nullable Deadline deadline, boolean async) {
+        if (deadline != null) {
+            return deadline.remainingMillis() + config.leaseMargin().toMillis();
+        }
+        return async ? config.keepLimit().toMillis() : Long.MAX_VALUE;
+    }
+
+    /** The completion that stores the owner's result, so duplicates replay it. */
+    private Settlement.Command completionSettlement(IdempotentCall call, String owner, long lease,
+            @Nullable Object value) {
         StoredResponse response = ResponseReplay.encode(value, call, codec);
         if (StoredResponse.UNREPLAYABLE.equals(response.type())) {
             log.warn("The result of {} could not be encoded for replay; the key is completed without it, so "
                     + "duplicates get an error and nothing runs twice", call.operation());
         }
-        boolean completed;
-        try {
-            // a timeout's interrupt may land just after the work returned
-            completed = withInterruptCleared(() -> store.complete(new Completion(call.storedKey(), owner, response,
-                    call.config().ttl().toMillis())));
-        } catch (IdempotencyStoreException ex) {
-            // the work is done and its effects stand; the claim stays until its lease runs out
-            observer.onOutcome(call.operation(), IdempotencyOutcome.STORE_ERROR);
-            log.error("Could not record the completion of {}; duplicates may wait until the lease expires",
-                    call.operation(), ex);
-            return new IdempotentResult<>(value, false);
-        }
-        if (!completed) {
+        IdempotencyConfig config = call.config();
+        return new Settlement.Command(call.operation(), call.storedKey(), owner,
+                new Completion(call.storedKey(), owner, response, config.ttl().toMillis(), call.fingerprint(),
+                        call.operation()), lease,
+                config.settleLimit().toMillis());
+    }
+
+    /** After a failure: the failure kept for replays when cacheable, else the claim released. */
+    private static Settlement.Command failureSettlement(IdempotentCall call, String owner, long lease,
+            Throwable failure) {
+        IdempotencyConfig config = call.config();
+        Completion cached = isCacheable(config, failure) ? new Completion(call.storedKey(), owner,
+                StoredResponse.failure(failure), config.ttl().toMillis(), call.fingerprint(), call.operation()) : null;
+        return new Settlement.Command(call.operation(), call.storedKey(), owner, cached, lease,
+                config.settleLimit().toMillis());
+    }
+
+    private void observeCompletion(IdempotentCall call, Settlement.@Nullable Result settled) {
+        if (settled == Settlement.Result.LOST) {
             observer.onOutcome(call.operation(), IdempotencyOutcome.LEASE_LOST);
             log.warn("{} finished after its idempotency lease was taken over; its completion was not recorded",
                     call.operation());
-        } else {
+        } else if (settled == Settlement.Result.SETTLED) {
             observer.onOutcome(call.operation(), IdempotencyOutcome.EXECUTED);
-        }
-        return new IdempotentResult<>(value, false);
-    }
-
-    private void settleFailure(IdempotentCall call, String owner, Throwable failure) {
-        try {
-            // a timeout interrupts the work it stops
-            boolean settled = withInterruptCleared(() -> isCacheable(call.config(), failure)
-                    ? store.complete(new Completion(call.storedKey(), owner, StoredResponse.failure(failure),
-                            call.config().ttl().toMillis()))
-                    : store.release(call.storedKey(), owner));
-            if (!settled) {
-                observer.onOutcome(call.operation(), IdempotencyOutcome.LEASE_LOST);
-            }
-        } catch (IdempotencyStoreException ex) {
+        } else {
+            // the work is done and its effects stand; the settlement goes on while the claim is kept
             observer.onOutcome(call.operation(), IdempotencyOutcome.STORE_ERROR);
-            log.warn("Could not release the idempotency claim of {}; it frees itself when its lease expires",
-                    call.operation(), ex);
         }
     }
 
-    /**
-     * Runs a store command with the thread's interrupt flag cleared, then hands the flag back: an
-     * interrupted thread cannot wait for a store's reply (Lettuce and JDBC drivers give up at
-     * once), and a claim left unsettled would hold its key until the lease expires.
-     */
-    private static boolean withInterruptCleared(BooleanSupplier storeCommand) {
-        boolean interrupted = Thread.interrupted();
-        try {
-            return storeCommand.getAsBoolean();
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+    private void observeFailureSettlement(IdempotentCall call, Settlement.@Nullable Result settled) {
+        if (settled == Settlement.Result.LOST) {
+            observer.onOutcome(call.operation(), IdempotencyOutcome.LEASE_LOST);
+        } else if (settled != Settlement.Result.SETTLED) {
+            observer.onOutcome(call.operation(), IdempotencyOutcome.STORE_ERROR);
         }
     }
 

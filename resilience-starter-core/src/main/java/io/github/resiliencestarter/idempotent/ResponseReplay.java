@@ -73,6 +73,9 @@ final class ResponseReplay {
             case StoredResponse.UNREPLAYABLE:
                 throw new IdempotentReplayException("The first call of " + call.operation() + " completed, but "
                         + "its result could not be stored for replay; it is not executed again", null);
+            case StoredResponse.OUTCOME_UNKNOWN:
+                throw new IdempotentReplayException("The first call of " + call.operation() + " executed, but its "
+                        + "outcome could not be recorded; it is not executed again", null);
             case StoredResponse.OVERSIZE:
                 throw new IdempotentReplayException("The first response of " + call.operation() + " was larger "
                         + "than " + call.config().maxResponseBytes() + " bytes and was not kept; it is not "

@@ -8,7 +8,8 @@ import org.jspecify.annotations.Nullable;
  * payload. Stores persist both as text and hand them back unchanged; only the engine interprets
  * them. The types are {@value #VALUE} (an encoded result), {@value #VOID}, {@value #OVERSIZE}
  * (completed, too large to keep), {@value #UNREPLAYABLE} (completed, the result could not be
- * encoded) and {@code error:<class>} (a cacheable failure, replayed only for exception types the
+ * encoded), {@value #OUTCOME_UNKNOWN} (executed, but its completion could not be written) and
+ * {@code error:<class>} (a cacheable failure, replayed only for exception types the
  * configuration lists, never for a class merely named by the stored data).
  *
  * @param type what the payload holds
@@ -31,6 +32,14 @@ public record StoredResponse(String type, @Nullable String payload) {
      */
     public static final String UNREPLAYABLE = "unreplayable";
 
+    /**
+     * Type of an execution whose completion could not be written even after retries: it ran, its
+     * outcome is not known. Duplicates get a clear error; the work never runs again.
+     */
+    public static final String OUTCOME_UNKNOWN = "outcome-unknown";
+
+    private static final StoredResponse OUTCOME_UNKNOWN_RESPONSE = new StoredResponse(OUTCOME_UNKNOWN, null);
+
     /** Prefix of the type of a stored cacheable failure; the exception's class name follows. */
     public static final String ERROR_PREFIX = "error:";
 
@@ -47,6 +56,15 @@ public record StoredResponse(String type, @Nullable String payload) {
      */
     public static StoredResponse value(String payload) {
         return new StoredResponse(VALUE, Objects.requireNonNull(payload, "payload"));
+    }
+
+    /**
+     * The record of an execution whose completion could not be written.
+     *
+     * @return the stored form
+     */
+    public static StoredResponse outcomeUnknown() {
+        return OUTCOME_UNKNOWN_RESPONSE;
     }
 
     /**

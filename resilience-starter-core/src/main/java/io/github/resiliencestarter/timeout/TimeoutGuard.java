@@ -22,6 +22,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -39,6 +40,9 @@ import org.jspecify.annotations.Nullable;
  * Instances are immutable and thread-safe.
  */
 public final class TimeoutGuard {
+
+    /** What an OFFLOAD caller leaves for a worker that has not started when it gives up. */
+    private static final Object CANCELLED = new Object();
 
     private final String operation;
 
@@ -179,7 +183,15 @@ public final class TimeoutGuard {
 
     private <T> T offloaded(CheckedCallable<T> work, TraceContext inner, Deadline effective) throws Throwable {
         ContextPropagator.Restorer restorer = runtime.propagator().capture();
+        // the worker's ticket once it runs, or CANCELLED once the caller gave up: the caller
+        // interrupts through the ticket, so an interrupt reaches only this work, and waits at the
+        // end of an uninterruptible section (a claim being settled) instead of breaking it
+        AtomicReference<@Nullable Object> worker = new AtomicReference<>();
         Callable<T> task = () -> {
+            InterruptTimer.Ticket ticket = InterruptTimer.Ticket.unscheduled(Thread.currentThread());
+            if (!worker.compareAndSet(null, ticket)) {
+                throw new CancellationException("the caller gave up before the work started");
+            }
             try (TraceScope scope = TraceContextHolder.open(inner);
                     ContextPropagator.Restorer.Scope restored = restorer.restore()) {
                 return work.call();
@@ -187,6 +199,8 @@ public final class TimeoutGuard {
                 throw ex;
             } catch (Throwable other) {
                 throw new ThrowableCarrier(other);
+            } finally {
+                ticket.disarm();
             }
         };
         Future<T> future;
@@ -199,18 +213,25 @@ public final class TimeoutGuard {
         try {
             return future.get(effective.remainingNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException ex) {
-            future.cancel(true);
+            cancel(future, worker);
             throw timedOut(null);
         } catch (ExecutionException ex) {
             Throwable cause = ex.getCause();
             throw cause instanceof ThrowableCarrier carrier ? carrier.getCause() : cause;
         } catch (InterruptedException ex) {
             // the caller itself was interrupted: stop the work too and keep the caller's flag
-            future.cancel(true);
+            cancel(future, worker);
             Thread.currentThread().interrupt();
             throw ex;
         } catch (CancellationException ex) {
             throw timedOut(ex);
+        }
+    }
+
+    private static void cancel(Future<?> future, AtomicReference<@Nullable Object> worker) {
+        future.cancel(false);
+        if (worker.getAndSet(CANCELLED) instanceof InterruptTimer.Ticket running) {
+            running.fire();
         }
     }
 

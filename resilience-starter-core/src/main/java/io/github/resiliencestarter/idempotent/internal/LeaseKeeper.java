@@ -4,8 +4,12 @@ import io.github.resiliencestarter.context.TimeSource;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,6 +30,9 @@ public final class LeaseKeeper {
     /** Leases shorter than this are not worth extending: the call ends or times out first. */
     private static final long MIN_LEASE_MILLIS = 300;
 
+    /** Extensions in flight at once at most; more wait for the next tick. */
+    private static final int EXTENSION_THREADS = 8;
+
     private static final Logger log = LoggerFactory.getLogger(LeaseKeeper.class);
 
     private static final LeaseKeeper SHARED = new LeaseKeeper(TimeSource.SYSTEM);
@@ -33,6 +40,12 @@ public final class LeaseKeeper {
     private final Set<Lease> running = ConcurrentHashMap.newKeySet();
 
     private final TimeSource time;
+
+    /**
+     * Where extensions are made, off the timer thread: a store call that stalls holds up only its
+     * own lease (skipped while in flight), never the others' on this node.
+     */
+    private final ThreadPoolExecutor extensions;
 
     private volatile @Nullable ScheduledThreadPoolExecutor timer;
 
@@ -43,6 +56,13 @@ public final class LeaseKeeper {
      */
     public LeaseKeeper(TimeSource time) {
         this.time = time;
+        AtomicInteger created = new AtomicInteger();
+        this.extensions = new ThreadPoolExecutor(0, EXTENSION_THREADS, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
+                runnable -> {
+                    Thread thread = new Thread(runnable, "resilience-idempotency-lease-" + created.incrementAndGet());
+                    thread.setDaemon(true);
+                    return thread;
+                });
     }
 
     /**
@@ -97,24 +117,41 @@ public final class LeaseKeeper {
     private void tick() {
         long now = time.nanoTime();
         for (Lease lease : running) {
-            if (now - lease.lastExtended < TimeUnit.MILLISECONDS.toNanos(lease.leaseMillis / 3)) {
+            if (lease.extending || now - lease.lastExtended < TimeUnit.MILLISECONDS.toNanos(lease.leaseMillis / 3)) {
                 continue;
             }
-            if (lease.keepUntil != Long.MAX_VALUE && now - lease.keepUntil >= 0) {
+            long keepUntil = lease.keepUntil;
+            long leftMillis = keepUntil == Long.MAX_VALUE ? Long.MAX_VALUE
+                    : TimeUnit.NANOSECONDS.toMillis(keepUntil - now);
+            if (leftMillis <= 0) {
                 // past its deadline the work is hung or ignoring interrupts: let the lease run out
                 running.remove(lease);
                 log.warn("Stopped extending the idempotency lease of {}: its work outlived its deadline", lease.key);
                 continue;
             }
+            // never past what may be kept: a key is held at most until its deadline plus the margin
+            long extension = Math.min(lease.leaseMillis, leftMillis);
+            lease.extending = true;
             try {
-                if (lease.store.extendLease(lease.key, lease.owner, lease.leaseMillis)) {
-                    lease.lastExtended = now;
-                } else {
-                    running.remove(lease);
-                }
-            } catch (RuntimeException ex) {
-                log.debug("Lease extension failed; trying again at the next tick", ex);
+                extensions.execute(() -> extend(lease, extension, now));
+            } catch (RejectedExecutionException saturated) {
+                // every extension thread waits on a stalled store: this lease is tried at the next tick
+                lease.extending = false;
             }
+        }
+    }
+
+    private void extend(Lease lease, long extensionMillis, long now) {
+        try {
+            if (lease.store.extendLease(lease.key, lease.owner, extensionMillis)) {
+                lease.lastExtended = now;
+            } else {
+                running.remove(lease);
+            }
+        } catch (RuntimeException ex) {
+            log.debug("Lease extension failed; trying again at the next tick", ex);
+        } finally {
+            lease.extending = false;
         }
     }
 
@@ -133,9 +170,12 @@ public final class LeaseKeeper {
 
         private final long leaseMillis;
 
-        private final long keepUntil;
+        private volatile long keepUntil;
 
         private volatile long lastExtended;
+
+        /** An extension of this lease is in flight. */
+        private volatile boolean extending;
 
         private Lease(@Nullable LeaseKeeper keeper, @Nullable IdempotencyStore store, @Nullable String key,
                 @Nullable String owner, long leaseMillis, long started, long keepUntil) {
@@ -146,6 +186,30 @@ public final class LeaseKeeper {
             this.owner = owner;
             this.leaseMillis = leaseMillis;
             this.lastExtended = started;
+        }
+
+        /**
+         * Whether this lease is kept at all (a lease too short to be worth extending is not).
+         *
+         * @return {@code false} for a lease nobody extends
+         */
+        public boolean isKept() {
+            return keeper != null;
+        }
+
+        /**
+         * Keeps the lease for {@code millis} from now, whatever the deadline allowed so far: the
+         * claim's settlement is being retried, and a lapsed lease would let a duplicate execute.
+         *
+         * @param millis how long from now the lease may still be extended
+         * @return this lease
+         */
+        public Lease keepFor(long millis) {
+            if (keeper != null) {
+                keepUntil = keeper.time.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+                keeper.running.add(this);
+            }
+            return this;
         }
 
         @Override

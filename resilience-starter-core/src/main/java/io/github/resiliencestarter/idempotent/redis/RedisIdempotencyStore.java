@@ -92,9 +92,15 @@ public class RedisIdempotencyStore implements IdempotencyStore {
     @Override
     public boolean complete(Completion completion) {
         String payload = completion.response().payload();
+        long now = System.currentTimeMillis();
+        String fingerprint = completion.fingerprint();
+        String name = completion.name();
+        // a lease that ran out while Redis was unreachable left no key: the work ran, so write it anyway
+        String whenGone = fingerprint == null || name == null ? ""
+                : RedisRecordFormat.claimLines(now, fingerprint, name);
         return call(() -> redis.execute(COMPLETE, List.of(completion.key()), completion.ownerToken(),
                 payload == null ? "" : payload, completion.response().type(), Long.toString(completion.ttlMillis()),
-                payload == null ? "0" : "1", Long.toString(System.currentTimeMillis()))) == 1L;
+                payload == null ? "0" : "1", Long.toString(now), whenGone)) == 1L;
     }
 
     @Override

@@ -38,6 +38,19 @@ final class RedisRecordFormat {
     }
 
     /**
+     * The lines a record keeps from its claim (created, fingerprint, name), for a completion that
+     * finds its in-progress record gone.
+     *
+     * @param createdAt when the record is written, epoch milliseconds
+     * @param fingerprint the request fingerprint
+     * @param name the operation name
+     * @return the lines, without a final line feed
+     */
+    static String claimLines(long createdAt, String fingerprint, String name) {
+        return Long.toString(createdAt) + '\n' + fingerprint + '\n' + escapeName(name);
+    }
+
+    /**
      * The operation name as one line of a record.
      *
      * @param name the operation name

@@ -1,5 +1,6 @@
 package io.github.resiliencestarter.timeout.internal;
 
+import io.github.resiliencestarter.core.InterruptMask;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.PriorityQueue;
@@ -173,13 +174,29 @@ public final class InterruptTimer implements AutoCloseable {
             this.due = due;
         }
 
+        /**
+         * A ticket no timer holds, for a thread another thread may interrupt once (OFFLOAD's
+         * cancellation of its worker): the same guarantees, fired by {@link #fire()}.
+         *
+         * @param target the thread to interrupt, usually the current one
+         * @return the ticket, running
+         */
+        public static Ticket unscheduled(Thread target) {
+            return new Ticket(target, 0);
+        }
+
         boolean isRunning() {
             return state == RUNNING;
         }
 
-        void fire() {
+        /**
+         * Interrupts the target if its work still runs; a target inside an
+         * {@link InterruptMask#uninterruptibly uninterruptible section} gets the interrupt when
+         * the section ends.
+         */
+        public void fire() {
             if (STATE.compareAndSet(this, RUNNING, INTERRUPTING)) {
-                target.interrupt();
+                InterruptMask.interrupt(target);
                 state = INTERRUPTED;
             }
         }

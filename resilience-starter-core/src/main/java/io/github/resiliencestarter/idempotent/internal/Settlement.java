@@ -169,6 +169,10 @@ public final class Settlement {
         } catch (IdempotencyStoreException ex) {
             log.debug("The {} of {} failed", command.what(), command.operation(), ex);
             return Result.DEFERRED;
+        } catch (RuntimeException ex) {
+            // not an outage the store reported, but the work has run all the same: keep trying
+            log.warn("The {} of {} failed unexpectedly", command.what(), command.operation(), ex);
+            return Result.DEFERRED;
         }
     }
 

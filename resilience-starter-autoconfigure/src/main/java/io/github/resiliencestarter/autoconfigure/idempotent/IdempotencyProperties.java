@@ -54,6 +54,15 @@ public class IdempotencyProperties implements Validator {
     /** Added to the remaining deadline when the lease is sized to it. */
     private Duration leaseMargin = IdempotencyConfig.DEFAULT_LEASE_MARGIN;
 
+    /**
+     * How long a completion or release the store refused is tried again (with back-off, the lease
+     * kept meanwhile); after it, a completion is recorded as "executed, outcome unknown".
+     */
+    private Duration settleLimit = IdempotencyConfig.DEFAULT_SETTLE_LIMIT;
+
+    /** How long the lease of an asynchronous call without a deadline is kept at most. */
+    private Duration keepLimit = IdempotencyConfig.DEFAULT_KEEP_LIMIT;
+
     /** What a duplicate does while the first call runs: WAIT or REJECT. */
     private InProgressStrategy onInProgress = InProgressStrategy.WAIT;
 
@@ -142,6 +151,22 @@ public class IdempotencyProperties implements Validator {
         this.leaseMargin = leaseMargin;
     }
 
+    public Duration getSettleLimit() {
+        return settleLimit;
+    }
+
+    public void setSettleLimit(Duration settleLimit) {
+        this.settleLimit = settleLimit;
+    }
+
+    public Duration getKeepLimit() {
+        return keepLimit;
+    }
+
+    public void setKeepLimit(Duration keepLimit) {
+        this.keepLimit = keepLimit;
+    }
+
     public InProgressStrategy getOnInProgress() {
         return onInProgress;
     }
@@ -204,7 +229,8 @@ public class IdempotencyProperties implements Validator {
      * @return the settings
      */
     public IdempotencyConfig toConfig() {
-        return IdempotencyConfig.custom().ttl(ttl).lease(lease).leaseMargin(leaseMargin).onInProgress(onInProgress)
+        return IdempotencyConfig.custom().ttl(ttl).lease(lease).leaseMargin(leaseMargin).settleLimit(settleLimit)
+                .keepLimit(keepLimit).onInProgress(onInProgress)
                 .waitTimeout(waitTimeout).failOpen(failOpen).maxResponseBytes(maxResponseBytes).keyPrefix(keyPrefix)
                 .build();
     }

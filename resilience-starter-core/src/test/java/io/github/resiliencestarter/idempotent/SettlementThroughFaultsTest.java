@@ -44,6 +44,9 @@ class SettlementThroughFaultsTest {
 
     private static final String EFFECTS = "settlement_fault_effects";
 
+    /** Only a Redis completion carries the encoded result: the work returns "first". */
+    private static final String COMPLETION = "\"first\"";
+
     private static JdbcTemplate effects;
 
     private final List<AutoCloseable> opened = new ArrayList<>();
@@ -154,7 +157,7 @@ class SettlementThroughFaultsTest {
         String key = "idem:fault:" + UUID.randomUUID();
         // a lease longer than the outage (and the client's reconnection): the claim outlives it
         IdempotencyConfig config = IdempotencyConfig.custom().lease(Duration.ofSeconds(30)).build();
-        proxy.onClientSending("EVAL", FaultProxy.Fault.RESET, Duration.ofSeconds(3));
+        proxy.onClientSending(COMPLETION, FaultProxy.Fault.RESET, Duration.ofSeconds(3));
 
         IdempotentResult<String> first = node.execute(call(key, config), () -> execute(key));
 
@@ -174,7 +177,7 @@ class SettlementThroughFaultsTest {
         IdempotentExecutor otherNode = executor(StoreFixtures.redisStore());
         String key = "idem:fault:" + UUID.randomUUID();
         IdempotencyConfig config = IdempotencyConfig.custom().lease(Duration.ofSeconds(1)).build();
-        proxy.onClientSending("EVAL", FaultProxy.Fault.RESET, Duration.ZERO);
+        proxy.onClientSending(COMPLETION, FaultProxy.Fault.RESET, Duration.ZERO);
 
         assertThat(node.execute(call(key, config), () -> execute(key)).value()).isEqualTo("first");
 
@@ -191,9 +194,9 @@ class SettlementThroughFaultsTest {
         IdempotentExecutor node = executor(redisThrough(proxy, Duration.ofMillis(300)));
         IdempotentExecutor otherNode = executor(StoreFixtures.redisStore());
         String key = "idem:fault:" + UUID.randomUUID();
-        // the store is away longer than the lease: Redis ends the in-progress key on its own clock
+        // the store is away longer than the lease, and nobody claims meanwhile
         IdempotencyConfig config = IdempotencyConfig.custom().lease(Duration.ofMillis(800)).build();
-        proxy.onClientSending("EVAL", FaultProxy.Fault.RESET, Duration.ofSeconds(2));
+        proxy.onClientSending(COMPLETION, FaultProxy.Fault.RESET, Duration.ofSeconds(2));
 
         assertThat(node.execute(call(key, config), () -> execute(key)).value()).isEqualTo("first");
 
@@ -202,6 +205,24 @@ class SettlementThroughFaultsTest {
             return record != null && record.status() == IdempotencyStatus.COMPLETED;
         });
         assertDuplicatesEndWithTheFirstResult(otherNode, key, config, Duration.ofSeconds(1));
+        assertThat(effectsOf(key)).isEqualTo(1);
+    }
+
+    @Test
+    void IP6_aRedisRecordLostWhileTheWorkRan_isWrittenBackByTheCompletionAndNothingRunsTwice() throws Throwable {
+        IdempotentExecutor node = executor(StoreFixtures.redisStore());
+        String key = "idem:fault:" + UUID.randomUUID();
+        IdempotencyConfig config = IdempotencyConfig.ofDefaults();
+
+        assertThat(node.execute(call(key, config), () -> {
+            String done = execute(key);
+            // as an eviction under maxmemory, or a master failed over without the write, would
+            StoreFixtures.redisTemplate().delete(key);
+            return done;
+        }).value()).isEqualTo("first");
+
+        assertThat(outcomes).containsExactly(IdempotencyOutcome.EXECUTED);
+        assertDuplicatesEndWithTheFirstResult(node, key, config, Duration.ofSeconds(1));
         assertThat(effectsOf(key)).isEqualTo(1);
     }
 

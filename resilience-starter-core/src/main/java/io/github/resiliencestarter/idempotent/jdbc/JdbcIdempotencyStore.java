@@ -41,8 +41,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * means someone else holds it (the existing row is read back). While most recent claims of an
  * operation met an existing row, a claim outside a transaction reads first, so a replay is one
  * round trip ({@link DuplicateShare}); the insert still decides alone who owns a new key. An expired row is
- * deleted and claimed anew; an IN_PROGRESS row with an expired lease is taken over by a
- * conditional UPDATE that compares the previous owner and lease (compare-and-set). Completion,
+ * deleted and claimed anew; an IN_PROGRESS row with an expired lease is taken over, by a claim with
+ * the same fingerprint only, with a conditional UPDATE that compares the previous owner and lease
+ * (compare-and-set). Completion,
  * release and lease extension are UPDATE/DELETE statements conditional on the owner token.
  * Completion joins the caller's transaction when there is one.
  *
@@ -189,7 +190,8 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
                     });
                     continue;
                 }
-                if (existing.isLeaseExpired(now)) {
+                // an expired lease is taken over only by the same payload; another gets the record (422)
+                if (existing.isLeaseExpired(now) && existing.fingerprint().equals(claim.fingerprint())) {
                     long lease = now + claim.leaseMillis();
                     int taken = jdbc.update(takeOver, ps -> {
                         ps.setString(1, claim.ownerToken());

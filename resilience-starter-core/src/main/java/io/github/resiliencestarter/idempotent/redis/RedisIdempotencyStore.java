@@ -16,30 +16,29 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.connection.RedisStringCommands.SetOption;
-import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
-import org.springframework.data.redis.core.types.Expiration;
 
 /**
  * Idempotency records in Redis. Each record is one string (its lines are described in
  * {@code prelude.lua}) with a TTL on every write: a string keeps a record near the size of a raw
  * {@code SET} of its body, where a hash with a body over 64 bytes tripled it.
  *
- * <p>A claim is one plain command, {@code SET key record NX PX lease GET} (Redis 7.0 or later):
- * it writes an in-progress record that lives as long as its lease, or hands back the record
- * already there, so a replay is one read. A lease left by a crashed owner ends by Redis' own
- * clock, and the next claim simply writes again. Completion, release and lease extension are
- * single-key Lua scripts (the {@code .lua} resources next to this class, each loaded after the
- * shared {@code prelude.lua}) that compare the owner token, so a former owner changes nothing; no
- * command touches two keys, so the store runs unchanged on Redis Cluster.
+ * <p>Every command is a single-key Lua script (the {@code .lua} resources next to this class,
+ * each loaded after the shared {@code prelude.lua}), so the store runs unchanged on Redis Cluster.
+ * A claim writes an in-progress record that lives for the record's TTL, with its lease expiry on
+ * Redis' own clock, or hands back the record already there in the same round trip, so a replay is
+ * one command. An expired lease is taken over only by a claim with the same fingerprint; another
+ * payload gets the record back and is refused (422), as on every store. Completion, release and
+ * lease extension compare the owner token, so a former owner changes nothing.
  *
  * <p>Crash window: Redis cannot commit with the business database. If the process dies after the
- * business commit and before completion, the claim expires after its lease and a duplicate may
- * execute again; defend the business write itself (a unique business key), as the sample does.
+ * business commit and before completion, the claim is taken over after its lease and a duplicate
+ * may execute again; defend the business write itself (a unique business key), as the sample does.
  */
 public class RedisIdempotencyStore implements IdempotencyStore {
+
+    private static final RedisScript<String> CLAIM = script("claim", String.class);
 
     private static final RedisScript<Long> COMPLETE = script("complete", Long.class);
 
@@ -77,30 +76,33 @@ public class RedisIdempotencyStore implements IdempotencyStore {
 
     @Override
     public ClaimResult claim(Claim claim) {
-        long now = System.currentTimeMillis();
         // the record never outlives its TTL, even while a long lease runs
         long lease = Math.max(1, Math.min(claim.leaseMillis(), claim.ttlMillis()));
-        byte[] record = RedisRecordFormat.inProgress(claim.ownerToken(), now + lease, now, claim.fingerprint(),
-                claim.name()).getBytes(StandardCharsets.UTF_8);
-        byte[] key = claim.key().getBytes(StandardCharsets.UTF_8);
-        byte[] existing = call(() -> redis.execute((RedisCallback<byte[]>) connection -> connection.stringCommands()
-                .setGet(key, record, Expiration.milliseconds(lease), SetOption.SET_IF_ABSENT)));
-        return existing == null ? ClaimResult.claimed()
-                : ClaimResult.exists(RedisRecordFormat.parse(claim.key(), new String(existing, StandardCharsets.UTF_8)));
+        String answer = call(() -> redis.execute(CLAIM, List.of(claim.key()), claim.ownerToken(),
+                Long.toString(lease), Long.toString(claim.ttlMillis()), claim.fingerprint(),
+                RedisRecordFormat.escapeName(claim.name())));
+        if (answer == null) {
+            throw new IdempotencyStoreException("Redis idempotency store gave no answer to a claim", null);
+        }
+        return switch (answer) {
+            case "1" -> ClaimResult.claimed();
+            case "2" -> ClaimResult.takenOver();
+            case "W" -> throw new IdempotencyRecordCorruptedException("the key holds another Redis type", null);
+            default -> ClaimResult.exists(RedisRecordFormat.parse(claim.key(), answer));
+        };
     }
 
     @Override
     public boolean complete(Completion completion) {
         String payload = completion.response().payload();
-        long now = System.currentTimeMillis();
         String fingerprint = completion.fingerprint();
         String name = completion.name();
-        // a lease that ran out while Redis was unreachable left no key: the work ran, so write it anyway
+        // a record lost while its owner ran (evicted, or with a failed-over master) is written anyway
         String whenGone = fingerprint == null || name == null ? ""
-                : RedisRecordFormat.claimLines(now, fingerprint, name);
+                : RedisRecordFormat.claimLines(System.currentTimeMillis(), fingerprint, name);
         return call(() -> redis.execute(COMPLETE, List.of(completion.key()), completion.ownerToken(),
                 payload == null ? "" : payload, completion.response().type(), Long.toString(completion.ttlMillis()),
-                payload == null ? "0" : "1", Long.toString(now), whenGone)) == 1L;
+                payload == null ? "0" : "1", whenGone)) == 1L;
     }
 
     @Override
@@ -110,8 +112,8 @@ public class RedisIdempotencyStore implements IdempotencyStore {
 
     @Override
     public boolean extendLease(String key, String ownerToken, long leaseMillis) {
-        return call(() -> redis.execute(EXTEND, List.of(key), ownerToken, Long.toString(Math.max(1, leaseMillis)),
-                Long.toString(System.currentTimeMillis()))) == 1L;
+        return call(() -> redis.execute(EXTEND, List.of(key), ownerToken,
+                Long.toString(Math.max(1, leaseMillis)))) == 1L;
     }
 
     @Override
@@ -149,11 +151,6 @@ public class RedisIdempotencyStore implements IdempotencyStore {
             if (reply.startsWith("WRONGTYPE")) {
                 // the server answered: the key holds something that is no record, not an outage
                 throw new IdempotencyRecordCorruptedException("the key holds another Redis type", ex);
-            }
-            if (reply.startsWith("ERR syntax error")) {
-                // SET ... NX GET is Redis 7.0's; an older server rejects the combination
-                throw new IdempotencyStoreException("Redis idempotency store needs Redis 7.0 or later (SET NX GET): "
-                        + ex.getMessage(), ex);
             }
             throw new IdempotencyStoreException("Redis idempotency store unavailable: " + ex.getMessage(), ex);
         }

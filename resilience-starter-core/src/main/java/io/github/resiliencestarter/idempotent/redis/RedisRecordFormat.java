@@ -24,20 +24,6 @@ final class RedisRecordFormat {
     }
 
     /**
-     * The text of a fresh in-progress record.
-     *
-     * @param owner the owner token
-     * @param leaseExpiresAt when the lease (and so the record) ends, epoch milliseconds
-     * @param createdAt now, epoch milliseconds
-     * @param fingerprint the request fingerprint
-     * @param name the operation name
-     * @return the record text
-     */
-    static String inProgress(String owner, long leaseExpiresAt, long createdAt, String fingerprint, String name) {
-        return "P\n" + owner + '\n' + leaseExpiresAt + '\n' + createdAt + '\n' + fingerprint + '\n' + escapeName(name);
-    }
-
-    /**
      * The lines a record keeps from its claim (created, fingerprint, name), for a completion that
      * finds its in-progress record gone.
      *
@@ -56,7 +42,7 @@ final class RedisRecordFormat {
      * @param name the operation name
      * @return the name with {@code \} and line feeds escaped
      */
-    private static String escapeName(String name) {
+    static String escapeName(String name) {
         if (name.indexOf('\\') < 0 && name.indexOf('\n') < 0) {
             return name;
         }
@@ -113,7 +99,7 @@ final class RedisRecordFormat {
                 return new IdempotencyRecord(key, unescapeName(line[6]), line[5], IdempotencyStatus.COMPLETED, "", 0,
                         Long.parseLong(line[1]), new StoredResponse(line[2], payload), Long.parseLong(line[4]));
             }
-            // an in-progress record lives as long as its lease
+            // the record's own expiry is the key's TTL, not in the text: the lease stands for it
             long leaseExpiresAt = Long.parseLong(line[2]);
             return new IdempotencyRecord(key, unescapeName(line[5]), line[4], IdempotencyStatus.IN_PROGRESS, line[1],
                     leaseExpiresAt, leaseExpiresAt, null, Long.parseLong(line[3]));

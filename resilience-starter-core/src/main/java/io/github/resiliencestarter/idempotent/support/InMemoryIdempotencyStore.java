@@ -68,7 +68,8 @@ public class InMemoryIdempotencyStore implements IdempotencyStore {
                 return new IdempotencyRecord(k, claim.name(), claim.fingerprint(), IdempotencyStatus.IN_PROGRESS,
                         claim.ownerToken(), now + claim.leaseMillis(), now + claim.ttlMillis(), null, now);
             }
-            if (current.isLeaseExpired(now)) {
+            // an expired lease is taken over only by the same payload; another gets the record (422)
+            if (current.isLeaseExpired(now) && current.fingerprint().equals(claim.fingerprint())) {
                 result.set(ClaimResult.takenOver());
                 return new IdempotencyRecord(k, current.name(), current.fingerprint(), IdempotencyStatus.IN_PROGRESS,
                         claim.ownerToken(), now + claim.leaseMillis(), current.expiresAt(), null, current.createdAt());

@@ -261,6 +261,29 @@ public abstract class IdempotencyStoreContractTest {
     }
 
     @Test
+    void aTakeoverWithAnotherPayloadIsRefusedAndTheOriginalPayloadNeverGetsAnotherPayloadsResponse()
+            throws Throwable {
+        String key = key("takeover-other-payload");
+        assertThat(store().claim(new Claim(key, "op", "original", "crashed", 300, 60_000)).owned()).isTrue();
+        Eventually.waitUntil("the crashed owner's lease ran out", () -> leaseRanOut(key));
+
+        AtomicInteger executions = new AtomicInteger();
+        assertThatThrownBy(() -> executor().execute(call(key, "other", String.class, IdempotencyConfig.ofDefaults()),
+                () -> "other-" + executions.incrementAndGet())).isInstanceOf(IdempotencyKeyReusedException.class);
+        assertThat(executions).hasValue(0);
+
+        IdempotentResult<String> retried = executor().execute(call(key, "original", String.class,
+                IdempotencyConfig.ofDefaults()), () -> "original-" + executions.incrementAndGet());
+        assertThat(retried.replayed()).isFalse();
+        assertThat(retried.value()).isEqualTo("original-1");
+        assertThatThrownBy(() -> executor().execute(call(key, "other", String.class, IdempotencyConfig.ofDefaults()),
+                () -> "other-" + executions.incrementAndGet())).isInstanceOf(IdempotencyKeyReusedException.class);
+        assertThat(executor().execute(call(key, "original", String.class, IdempotencyConfig.ofDefaults()),
+                () -> "never").value()).isEqualTo("original-1");
+        assertThat(executions).hasValue(1);
+    }
+
+    @Test
     void aLeaseExpiryRaceLeavesOneCompletedRecordAndTheLateOwnerIsRejectedAndCounted() throws Throwable {
         String key = key("lease-race");
         List<IdempotencyOutcome> outcomes = new java.util.concurrent.CopyOnWriteArrayList<>();

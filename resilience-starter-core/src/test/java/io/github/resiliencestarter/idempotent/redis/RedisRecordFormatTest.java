@@ -34,7 +34,7 @@ class RedisRecordFormatTest {
     @Test
     void escapedNamesComeBackUnchanged() {
         String name = "a\\b\nc\\n";
-        String text = RedisRecordFormat.inProgress("o", 2, 1, "fp", name);
+        String text = "P\no\n2\n" + RedisRecordFormat.claimLines(1, "fp", name);
 
         assertThat(text.lines()).hasSize(6);
         assertThat(RedisRecordFormat.parse("k", text).name()).isEqualTo(name);

@@ -4,7 +4,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * An immutable snapshot of what travels with a request: its trace id, its deadline, the
- * idempotent execution in progress and the current retry attempt.
+ * idempotent execution in progress, the current retry attempt and who the caller is.
  *
  * <p>Every {@code with...} method returns a new snapshot. {@link #withDeadline(Deadline)} keeps the
  * earlier of the current and the given deadline, so nothing inside a request can extend the
@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class TraceContext {
 
-    private static final TraceContext EMPTY = new TraceContext(null, null, null, 0, null);
+    private static final TraceContext EMPTY = new TraceContext(null, null, null, 0, null, null);
 
     private final @Nullable String traceId;
 
@@ -24,6 +24,8 @@ public final class TraceContext {
 
     private final @Nullable FailedTargets failedTargets;
 
+    private final @Nullable String callerScope;
+
     /**
      * This context's first-attempt copy, made once: most calls succeed at once, so a retry's first
      * attempt reuses it instead of allocating. A racy cache of an immutable value (final fields).
@@ -31,12 +33,14 @@ public final class TraceContext {
     private @Nullable TraceContext firstAttempt;
 
     private TraceContext(@Nullable String traceId, @Nullable Deadline deadline,
-            @Nullable IdempotentExecution idempotentExecution, int attempt, @Nullable FailedTargets failedTargets) {
+            @Nullable IdempotentExecution idempotentExecution, int attempt, @Nullable FailedTargets failedTargets,
+            @Nullable String callerScope) {
         this.traceId = traceId;
         this.deadline = deadline;
         this.idempotentExecution = idempotentExecution;
         this.attempt = attempt;
         this.failedTargets = failedTargets;
+        this.callerScope = callerScope;
     }
 
     /**
@@ -101,7 +105,7 @@ public final class TraceContext {
      * @return the new snapshot
      */
     public TraceContext withTraceId(String newTraceId) {
-        return new TraceContext(newTraceId, deadline, idempotentExecution, attempt, failedTargets);
+        return new TraceContext(newTraceId, deadline, idempotentExecution, attempt, failedTargets, callerScope);
     }
 
     /**
@@ -113,7 +117,7 @@ public final class TraceContext {
     public TraceContext withDeadline(@Nullable Deadline newDeadline) {
         Deadline effective = Deadline.earlierOf(deadline, newDeadline);
         return effective == deadline ? this
-                : new TraceContext(traceId, effective, idempotentExecution, attempt, failedTargets);
+                : new TraceContext(traceId, effective, idempotentExecution, attempt, failedTargets, callerScope);
     }
 
     /**
@@ -123,7 +127,8 @@ public final class TraceContext {
      * @return the new snapshot
      */
     public TraceContext withoutDeadline() {
-        return deadline == null ? this : new TraceContext(traceId, null, idempotentExecution, attempt, failedTargets);
+        return deadline == null ? this
+                : new TraceContext(traceId, null, idempotentExecution, attempt, failedTargets, callerScope);
     }
 
     /**
@@ -133,7 +138,7 @@ public final class TraceContext {
      * @return the new snapshot
      */
     public TraceContext withIdempotentExecution(IdempotentExecution execution) {
-        return new TraceContext(traceId, deadline, execution, attempt, failedTargets);
+        return new TraceContext(traceId, deadline, execution, attempt, failedTargets, callerScope);
     }
 
     /**
@@ -149,12 +154,12 @@ public final class TraceContext {
         if (newAttempt == 1) {
             TraceContext first = firstAttempt;
             if (first == null) {
-                first = new TraceContext(traceId, deadline, idempotentExecution, 1, failedTargets);
+                first = new TraceContext(traceId, deadline, idempotentExecution, 1, failedTargets, callerScope);
                 firstAttempt = first;
             }
             return first;
         }
-        return new TraceContext(traceId, deadline, idempotentExecution, newAttempt, failedTargets);
+        return new TraceContext(traceId, deadline, idempotentExecution, newAttempt, failedTargets, callerScope);
     }
 
     /**
@@ -174,7 +179,30 @@ public final class TraceContext {
      * @return the new snapshot
      */
     public TraceContext withFailedTargets(FailedTargets targets) {
-        return new TraceContext(traceId, deadline, idempotentExecution, attempt, targets);
+        return new TraceContext(traceId, deadline, idempotentExecution, attempt, targets, callerScope);
+    }
+
+    /**
+     * Who the request's caller is, as the request thread resolved it once authentication ran: the
+     * authenticated name, {@code ""} for an anonymous caller, or {@code null} when nothing
+     * resolved it (outside a request). It travels with the context to every worker, so a key is
+     * scoped to the caller on any thread the context reaches.
+     *
+     * @return the caller's scope, or {@code null}
+     */
+    public @Nullable String callerScope() {
+        return callerScope;
+    }
+
+    /**
+     * A copy carrying the caller's scope.
+     *
+     * @param scope the authenticated name, or {@code ""} for an anonymous caller
+     * @return the new snapshot
+     */
+    public TraceContext withCallerScope(String scope) {
+        return scope.equals(callerScope) ? this
+                : new TraceContext(traceId, deadline, idempotentExecution, attempt, failedTargets, scope);
     }
 
     @Override

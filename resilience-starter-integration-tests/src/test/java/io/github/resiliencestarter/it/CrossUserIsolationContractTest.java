@@ -152,4 +152,33 @@ abstract class CrossUserIsolationContractTest {
         assertThat(response.body()).doesNotContain("Stock").doesNotContain("pool-");
         assertThat(SecuredOrdersApplication.executions("elsewhere")).isEqualTo(before);
     }
+
+    @Test
+    void I1_anIdempotentCallOnTheApplicationsOwnPoolWithNothingCopiedFailsClosedAndRunsNothing() throws Exception {
+        int before = SecuredOrdersApplication.executions("pool");
+        HttpResponse<String> alice = send("alice", "POST", "/orders/pool", order("P-" + run, 1));
+        HttpResponse<String> bob = send("bob", "POST", "/orders/pool", order("P-" + run, 1));
+
+        for (HttpResponse<String> response : java.util.List.of(alice, bob)) {
+            assertThat(response.statusCode()).isEqualTo(500);
+            assertThat(json(response).get("type").asText())
+                    .isEqualTo("urn:resilience-starter:problem:idempotency-scope-unavailable");
+        }
+        assertThat(SecuredOrdersApplication.executions("pool")).isEqualTo(before);
+    }
+
+    @Test
+    void I1_onAPoolThatCarriesTheTraceContextEachUserKeepsTheirOwnScope() throws Exception {
+        int before = SecuredOrdersApplication.executions("pool");
+        HttpResponse<String> alice = send("alice", "POST", "/orders/ttl-pool", order("T-" + run, 1));
+        HttpResponse<String> bob = send("bob", "POST", "/orders/ttl-pool", order("T-" + run, 1));
+        HttpResponse<String> aliceAgain = send("alice", "POST", "/orders/ttl-pool", order("T-" + run, 1));
+
+        assertThat(alice.statusCode()).isEqualTo(200);
+        assertThat(bob.statusCode()).isEqualTo(200);
+        assertThat(bob.headers().allValues("Idempotent-Replayed")).isEmpty();
+        assertThat(json(bob).get("execution").asInt()).isNotEqualTo(json(alice).get("execution").asInt());
+        assertThat(aliceAgain.body()).isEqualTo(alice.body());
+        assertThat(SecuredOrdersApplication.executions("pool")).isEqualTo(before + 2);
+    }
 }

@@ -1,5 +1,6 @@
 package io.github.resiliencestarter.it;
 
+import com.alibaba.ttl.threadpool.TtlExecutors;
 import io.github.resiliencestarter.annotation.Idempotent;
 import io.github.resiliencestarter.annotation.Retry;
 import io.github.resiliencestarter.annotation.Timeout;
@@ -107,6 +108,10 @@ public class SecuredOrdersApplication {
 
         private final ExecutorService plainExecutor = Executors.newSingleThreadExecutor();
 
+        /** The application's own pool, wrapped by TTL: it carries the trace context, nothing else. */
+        private final ExecutorService ttlExecutor = TtlExecutors.getTtlExecutorService(
+                Executors.newSingleThreadExecutor());
+
         Orders(PurchaseOrderRepository repository, AsyncWork async, Stock stock) {
             this.repository = repository;
             this.async = async;
@@ -175,6 +180,26 @@ public class SecuredOrdersApplication {
             return async.whoAmI().get();
         }
 
+        /** Calls an idempotent method on the application's own pool, copying nothing onto its thread. */
+        @PostMapping("/orders/pool")
+        public OrderView createOnPlainPool(@RequestBody OrderRequest request) throws Throwable {
+            return onPool(plainExecutor, request);
+        }
+
+        /** The same on a pool that carries the trace context (TTL), and with it the caller's scope. */
+        @PostMapping("/orders/ttl-pool")
+        public OrderView createOnTtlPool(@RequestBody OrderRequest request) throws Throwable {
+            return onPool(ttlExecutor, request);
+        }
+
+        private OrderView onPool(ExecutorService pool, OrderRequest request) throws Throwable {
+            try {
+                return pool.submit(() -> stock.takeAnywhere(request)).get();
+            } catch (ExecutionException ex) {
+                throw ex.getCause();
+            }
+        }
+
         /** Calls an idempotent method from a thread the starter knows nothing about. */
         @PostMapping("/orders/elsewhere")
         public OrderView createElsewhere(@RequestBody OrderRequest request) throws Throwable {
@@ -199,6 +224,12 @@ public class SecuredOrdersApplication {
         @Idempotent(key = "#request.orderNo", name = "SEC_ELSEWHERE")
         public OrderView take(OrderRequest request) {
             return new OrderView(request.orderNo(), currentUser(), 0, execute("elsewhere"));
+        }
+
+        /** Keyed like the order; the thread it runs on may know nothing of the caller. */
+        @Idempotent(key = "#request.orderNo", name = "SEC_POOL")
+        public OrderView takeAnywhere(OrderRequest request) {
+            return new OrderView(request.orderNo(), currentUser(), 0, execute("pool"));
         }
     }
 

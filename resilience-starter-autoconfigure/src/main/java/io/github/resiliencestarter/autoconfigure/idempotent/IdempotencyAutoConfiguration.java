@@ -21,6 +21,7 @@ import io.github.resiliencestarter.spring.idempotent.IdempotencyScopeResolver;
 import io.github.resiliencestarter.spring.idempotent.PrincipalScopeResolver;
 import io.github.resiliencestarter.spring.idempotent.ReplayHeaders;
 import io.github.resiliencestarter.spring.idempotent.ResponseEntityCodec;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
@@ -37,6 +38,7 @@ import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 import org.springframework.http.ResponseEntity;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.util.ClassUtils;
 
 /**
  * Applies {@code @Idempotent}. The store is chosen once at start by
@@ -60,6 +62,10 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
     IdempotencyStoreConfigurations.Memory.class, IdempotencyStoreConfigurations.Unavailable.class,
     IdempotencyStoreConfigurations.JdbcPurge.class})
 public class IdempotencyAutoConfiguration {
+
+    /** A bean of one of these types means the application authenticates its callers. */
+    private static final String[] SECURITY_FILTER_CHAINS = {"org.springframework.security.web.SecurityFilterChain",
+        "org.springframework.security.web.server.SecurityWebFilterChain"};
 
     /**
      * Encodes results for replay as JSON (applications without spring-web).
@@ -92,14 +98,27 @@ public class IdempotencyAutoConfiguration {
     }
 
     /**
-     * Scopes keys by the authenticated principal.
+     * Scopes keys by the authenticated principal; in an application with a Spring Security filter
+     * chain, a call whose caller cannot be resolved fails closed.
      *
+     * @param beans the context, asked whether a security filter chain is defined
      * @return the resolver
      */
     @Bean
     @ConditionalOnMissingBean
-    public IdempotencyScopeResolver idempotencyScopeResolver() {
-        return new PrincipalScopeResolver();
+    public IdempotencyScopeResolver idempotencyScopeResolver(ListableBeanFactory beans) {
+        return new PrincipalScopeResolver(hasSecurityFilterChain(beans));
+    }
+
+    private static boolean hasSecurityFilterChain(ListableBeanFactory beans) {
+        ClassLoader loader = IdempotencyAutoConfiguration.class.getClassLoader();
+        for (String type : SECURITY_FILTER_CHAINS) {
+            if (ClassUtils.isPresent(type, loader)
+                    && beans.getBeanNamesForType(ClassUtils.resolveClassName(type, loader), true, false).length > 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.autoconfigure.web;
 
 import io.github.resiliencestarter.autoconfigure.ConditionalOnResilienceEnabled;
+import io.github.resiliencestarter.spring.web.CallerScopeFilter;
 import io.github.resiliencestarter.spring.web.RequestContextPropagator;
 import io.github.resiliencestarter.spring.web.RetryExhaustedMarker;
 import io.github.resiliencestarter.spring.web.TraceContextFilter;
@@ -42,6 +43,22 @@ public class TraceContextAutoConfiguration {
         FilterRegistrationBean<TraceContextFilter> registration = new FilterRegistrationBean<>(filter);
         registration.setOrder(properties.getFilterOrder());
         registration.setName("resilienceTraceContextFilter");
+        return registration;
+    }
+
+    /**
+     * Records the authenticated caller in the trace context after Spring Security, so idempotency
+     * keys are scoped to the caller on every thread the context reaches.
+     *
+     * @return the filter registration
+     */
+    @Bean
+    @ConditionalOnMissingBean(CallerScopeFilter.class)
+    public FilterRegistrationBean<CallerScopeFilter> callerScopeFilter() {
+        CallerScopeFilter filter = new CallerScopeFilter();
+        FilterRegistrationBean<CallerScopeFilter> registration = new FilterRegistrationBean<>(filter);
+        registration.setOrder(filter.getOrder());
+        registration.setName("resilienceCallerScopeFilter");
         return registration;
     }
 

@@ -1,5 +1,6 @@
 package io.github.resiliencestarter.spring.idempotent;
 
+import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.idempotent.IdempotencyScopeException;
 import io.github.resiliencestarter.spring.webflux.ReactiveRequest;
 import java.security.Principal;
@@ -8,20 +9,22 @@ import org.springframework.security.authentication.AnonymousAuthenticationToken;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContext;
 import org.springframework.security.core.context.SecurityContextHolder;
-import org.springframework.security.web.context.RequestAttributeSecurityContextRepository;
 import org.springframework.util.ClassUtils;
 import org.springframework.web.context.request.RequestAttributes;
 import org.springframework.web.context.request.RequestContextHolder;
 import org.springframework.web.context.request.ServletRequestAttributes;
 
 /**
- * Scopes keys by the authenticated principal: Spring Security's current authentication when
- * Spring Security is present, else the servlet request's user principal, else anonymous.
+ * Scopes keys by the authenticated principal: Spring Security's authentication on the running
+ * thread when there is one, else the caller the request resolved and its trace context carries
+ * (see {@code CallerScopeFilter} and {@code CallerScopeWebFilter}), else the servlet request's
+ * user principal, else anonymous.
  *
- * <p>Fails closed: when the current request was authenticated by Spring Security (its security
- * context is saved on the request) but the thread running the call has no authentication, the
- * call is refused with {@link IdempotencyScopeException} rather than run in the shared anonymous
- * scope, where one user could replay another's response.
+ * <p>Fails closed in a secured application: a call on a thread with no authentication, no carried
+ * caller and no request (the application's own executor, a thread the context never reached) is
+ * refused with {@link IdempotencyScopeException} rather than run in the shared anonymous scope,
+ * where one user could replay another's response. An anonymous caller that came through the
+ * security chain is resolved (its scope is empty), so it is not refused.
  */
 public class PrincipalScopeResolver implements IdempotencyScopeResolver {
 
@@ -37,8 +40,22 @@ public class PrincipalScopeResolver implements IdempotencyScopeResolver {
     private static final boolean REACTIVE = ClassUtils.isPresent("org.springframework.web.server.ServerWebExchange",
             LOADER) && ClassUtils.isPresent("io.micrometer.context.ThreadLocalAccessor", LOADER);
 
-    private static final boolean SECURITY_WEB = SECURITY && SERVLET && ClassUtils.isPresent(
-            "org.springframework.security.web.context.RequestAttributeSecurityContextRepository", LOADER);
+    private final boolean securedApplication;
+
+    /** A resolver for an application without a security filter chain: an unknown caller is anonymous. */
+    public PrincipalScopeResolver() {
+        this(false);
+    }
+
+    /**
+     * Creates the resolver.
+     *
+     * @param securedApplication whether the application authenticates its callers (a Spring
+     *     Security filter chain exists): then a call whose caller cannot be resolved fails closed
+     */
+    public PrincipalScopeResolver(boolean securedApplication) {
+        this.securedApplication = securedApplication;
+    }
 
     @Override
     public String currentScope() {
@@ -47,12 +64,10 @@ public class PrincipalScopeResolver implements IdempotencyScopeResolver {
             if (name != null) {
                 return name;
             }
-            if (SECURITY_WEB && SecuredRequest.isAuthenticated()) {
-                throw new IdempotencyScopeException("The request is authenticated, but this thread ("
-                        + Thread.currentThread().getName() + ") has no security context: the idempotency key "
-                        + "cannot be scoped to the caller. Run the call on the request thread, or through an "
-                        + "executor that carries the security context");
-            }
+        }
+        String carried = TraceContextHolder.current().callerScope();
+        if (carried != null) {
+            return carried;
         }
         if (REACTIVE) {
             String scope = ReactiveScope.name();
@@ -65,6 +80,12 @@ public class PrincipalScopeResolver implements IdempotencyScopeResolver {
             if (name != null) {
                 return name;
             }
+        }
+        if (securedApplication && !(SECURITY && SecurityScope.isAnonymous(SecurityContextHolder.getContext()))) {
+            throw new IdempotencyScopeException("The application authenticates its callers, but this call on "
+                    + Thread.currentThread().getName() + " carries none: the idempotency key cannot be scoped to "
+                    + "the caller. Run the call on the request thread, or through an executor that carries the "
+                    + "trace context (TTL) or the security context");
         }
         return "";
     }
@@ -80,19 +101,10 @@ public class PrincipalScopeResolver implements IdempotencyScopeResolver {
             }
             return authentication.getName();
         }
-    }
 
-    /** Kept apart so Spring Security's web module is loaded only when present. */
-    private static final class SecuredRequest {
-
-        static boolean isAuthenticated() {
-            RequestAttributes attributes = RequestContextHolder.getRequestAttributes();
-            if (!(attributes instanceof ServletRequestAttributes servlet)) {
-                return false;
-            }
-            Object saved = servlet.getRequest().getAttribute(
-                    RequestAttributeSecurityContextRepository.DEFAULT_REQUEST_ATTR_NAME);
-            return saved instanceof SecurityContext context && SecurityScope.name(context) != null;
+        /** An anonymous caller the security chain let through: resolved, with an empty scope. */
+        static boolean isAnonymous(@Nullable SecurityContext context) {
+            return context != null && context.getAuthentication() instanceof AnonymousAuthenticationToken;
         }
     }
 

@@ -178,7 +178,7 @@ public final class HedgePolicy {
      *
      * @return the estimate
      */
-    @Nullable DurationEstimate newEstimate() {
+    public @Nullable DurationEstimate newEstimate() {
         return isObserved() ? DurationEstimate.percentile(percentile, minSamples) : null;
     }
 
@@ -188,7 +188,7 @@ public final class HedgePolicy {
      * @param estimate the operation's estimate, from {@link #newEstimate()}
      * @return nanoseconds
      */
-    long delayNanos(@Nullable DurationEstimate estimate) {
+    public long delayNanos(@Nullable DurationEstimate estimate) {
         if (fixedDelay != null) {
             return fixedDelay.toNanos();
         }

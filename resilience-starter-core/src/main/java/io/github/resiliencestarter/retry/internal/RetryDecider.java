@@ -1,0 +1,128 @@
+package io.github.resiliencestarter.retry.internal;
+
+import io.github.resiliencestarter.context.Deadline;
+import io.github.resiliencestarter.context.TimeSource;
+import io.github.resiliencestarter.retry.RetryClassifier;
+import io.github.resiliencestarter.retry.RetryConfig;
+import io.github.resiliencestarter.retry.RetryOutcome;
+import io.github.resiliencestarter.retry.backoff.BackOff;
+import java.time.Duration;
+import java.util.random.RandomGenerator;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The one retry decision the blocking and the asynchronous drivers take after each attempt (or
+ * hedged round): given what just happened, accept, stop, or retry after a delay. Pure: no
+ * threads, no waits; the time source is read only to measure how long the attempt took.
+ */
+public final class RetryDecider {
+
+    private final RetryConfig config;
+
+    private final TimeSource time;
+
+    /**
+     * Creates the decider of one retrier.
+     *
+     * @param config the settings
+     * @param time the time source that measures attempts
+     */
+    public RetryDecider(RetryConfig config, TimeSource time) {
+        this.config = config;
+        this.time = time;
+    }
+
+    /**
+     * Decides after an attempt.
+     *
+     * @param attempt attempts made so far
+     * @param failure the attempt's failure, or {@code null}
+     * @param result the attempt's result
+     * @param previousDelay the wait before this attempt, for decorrelated jitter
+     * @param started when the attempt (or round) started, for its duration against the deadline
+     * @param deadline the call's deadline, or {@code null}
+     * @param rnd the random source of back-off and jitter
+     * @return what follows
+     */
+    public RetryDecision decide(int attempt, @Nullable Throwable failure, @Nullable Object result, long previousDelay,
+            long started, @Nullable Deadline deadline, RandomGenerator rnd) {
+        if (isAcceptable(failure, result)) {
+            return RetryDecision.ACCEPT;
+        }
+        if (failure != null && !isRetryable(failure)) {
+            return new RetryDecision(RetryStop.NOT_RETRYABLE, 0, whyNotRetryable(failure));
+        }
+        if (attempt >= config.maxAttempts()) {
+            return RetryDecision.stop(RetryStop.EXHAUSTED);
+        }
+        long delay = delayBefore(attempt, failure, previousDelay, rnd);
+        if (deadline != null && saturatedAdd(delay, Math.max(config.minAttemptTime().toNanos(),
+                time.nanoTime() - started)) >= deadline.remainingNanos()) {
+            return RetryDecision.stop(RetryStop.NO_TIME);
+        }
+        if (!config.budget().tryAcquireRetry()) {
+            return RetryDecision.stop(RetryStop.BUDGET_DENIED);
+        }
+        return RetryDecision.retryAfter(delay);
+    }
+
+    /**
+     * Whether an outcome ends the call successfully.
+     *
+     * @param failure the failure, or {@code null}
+     * @param result the result
+     * @return {@code true} for a result the result predicate does not reject
+     */
+    public boolean isAcceptable(@Nullable Throwable failure, @Nullable Object result) {
+        return failure == null && (config.retryOnResult() == null || !config.retryOnResult().test(result));
+    }
+
+    /**
+     * Whether a failure may be retried by this operation.
+     *
+     * @param failure the failure
+     * @return {@code true} when the classification says transient and the operation may repeat it
+     */
+    public boolean isRetryable(Throwable failure) {
+        return config.classifier().isRetryable(failure)
+                && (!config.onlyUnsentFailures() || RetryClassifier.isRequestNotSent(failure));
+    }
+
+    private String whyNotRetryable(Throwable failure) {
+        if (config.classifier().isRetryable(failure)) {
+            // transient, but this operation may only repeat what never reached the other side
+            return failure.getClass().getSimpleName() + " may have reached the other side, and the operation is "
+                    + "not declared idempotent (rule R-1)";
+        }
+        return config.classifier().explain(failure);
+    }
+
+    private long delayBefore(int failedAttempts, @Nullable Throwable failure, long previousDelay, RandomGenerator rnd) {
+        Duration requested = failure != null ? config.classifier().retryAfter(failure) : null;
+        if (requested != null) {
+            // the server said when; jittering it would either hammer early or wait needlessly
+            return requested.toNanos();
+        }
+        BackOff backOff = config.backOff();
+        return Math.max(0, config.jitter().apply(backOff.delayNanos(failedAttempts, rnd), previousDelay, backOff, rnd));
+    }
+
+    /**
+     * The outcome a stopped call is counted as.
+     *
+     * @param attempts attempts made
+     * @param stop why it stopped
+     * @return the outcome
+     */
+    public static RetryOutcome outcome(int attempts, RetryStop stop) {
+        if (stop == RetryStop.BUDGET_DENIED) {
+            return RetryOutcome.BUDGET_DENIED;
+        }
+        return attempts > 1 ? RetryOutcome.FAILED_WITH_RETRY : RetryOutcome.FAILED_WITHOUT_RETRY;
+    }
+
+    private static long saturatedAdd(long a, long b) {
+        long sum = a + b;
+        return sum < 0 ? Long.MAX_VALUE : sum;
+    }
+}

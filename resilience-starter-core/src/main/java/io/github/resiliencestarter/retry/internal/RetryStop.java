@@ -1,0 +1,35 @@
+package io.github.resiliencestarter.retry.internal;
+
+/** Why a retried call stopped, with the rule that stopped it. */
+public enum RetryStop {
+
+    /** The failure is not one to retry. */
+    NOT_RETRYABLE("not retried"),
+
+    /** Every attempt was made. */
+    EXHAUSTED("attempts exhausted (rule R-3)"),
+
+    /** Another attempt could not finish before the deadline. */
+    NO_TIME("no time left in the deadline for another attempt (rule C-1)"),
+
+    /** The retry budget refused another attempt. */
+    BUDGET_DENIED("retry budget exhausted (rule R-6)"),
+
+    /** The caller was interrupted while waiting. */
+    INTERRUPTED("interrupted while waiting to retry");
+
+    private final String reason;
+
+    RetryStop(String reason) {
+        this.reason = reason;
+    }
+
+    /**
+     * The sentence a summary and a log line give.
+     *
+     * @return the reason
+     */
+    public String reason() {
+        return reason;
+    }
+}

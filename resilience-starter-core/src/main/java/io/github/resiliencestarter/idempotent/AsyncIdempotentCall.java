@@ -1,0 +1,151 @@
+package io.github.resiliencestarter.idempotent;
+
+import com.alibaba.ttl.TtlRunnable;
+import io.github.resiliencestarter.context.TraceContext;
+import io.github.resiliencestarter.context.TraceContextHolder;
+import io.github.resiliencestarter.context.TraceIds;
+import io.github.resiliencestarter.context.TraceScope;
+import io.github.resiliencestarter.core.Causes;
+import io.github.resiliencestarter.core.CheckedCallable;
+import io.github.resiliencestarter.idempotent.internal.ClaimProgress;
+import io.github.resiliencestarter.idempotent.internal.ClaimStep;
+import io.github.resiliencestarter.idempotent.internal.LeaseKeeper;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The asynchronous driver of an idempotent execution: the same {@link ClaimProgress} decisions as
+ * the blocking driver, but a waiting duplicate polls on scheduled tasks (no thread is parked), and
+ * owned work's completion is settled on the settlement threads. Cancelling the result cancels the
+ * work's own stage.
+ *
+ * @param <T> the value type
+ */
+final class AsyncIdempotentCall<T> {
+
+    private final IdempotentExecutor executor;
+
+    private final IdempotentCall call;
+
+    private final CheckedCallable<? extends CompletionStage<T>> work;
+
+    private final Runnable onReplay;
+
+    private final CompletableFuture<IdempotentResult<T>> result = new CompletableFuture<>();
+
+    private final TraceContext context = TraceContextHolder.current();
+
+    private final long lease;
+
+    private final String owner = TraceIds.generate();
+
+    private final ClaimProgress progress;
+
+    private AsyncIdempotentCall(IdempotentExecutor executor, IdempotentCall call,
+            CheckedCallable<? extends CompletionStage<T>> work, Runnable onReplay) {
+        this.executor = executor;
+        this.call = call;
+        this.work = work;
+        this.onReplay = onReplay;
+        this.lease = IdempotentExecutor.leaseMillis(call.config(), context.deadline());
+        this.progress = new ClaimProgress(call.config(), call.fingerprint(), context.deadline(), executor.time);
+    }
+
+    static <T> CompletableFuture<IdempotentResult<T>> start(IdempotentExecutor executor, IdempotentCall call,
+            CheckedCallable<? extends CompletionStage<T>> work, Runnable onReplay) {
+        AsyncIdempotentCall<T> execution = new AsyncIdempotentCall<>(executor, call, work, onReplay);
+        execution.claim();
+        return execution.result;
+    }
+
+    private void claim() {
+        try {
+            ClaimResult claim;
+            try {
+                claim = executor.store.claim(IdempotentExecutor.claimOf(call, owner, lease));
+            } catch (IdempotencyStoreException ex) {
+                if (!executor.failsOpen(call)) {
+                    throw ex;
+                }
+                startWork().whenComplete((value, failure) -> {
+                    if (failure != null) {
+                        result.completeExceptionally(Causes.unwrapAsync(failure));
+                    } else {
+                        result.complete(new IdempotentResult<>(value, false));
+                    }
+                });
+                return;
+            }
+            carryOut(progress.afterClaim(claim), claim.existing());
+        } catch (Throwable ex) {
+            result.completeExceptionally(ex);
+        }
+    }
+
+    private void carryOut(ClaimStep step, @Nullable IdempotencyRecord existing) throws Throwable {
+        switch (step) {
+            case RUN -> runOwned();
+            case REPLAY -> result.complete(executor.replay(call, existing, onReplay));
+            case KEY_REUSED, REJECT -> throw executor.refusal(call, step, existing);
+            case WAIT -> CompletableFuture.delayedExecutor(progress.waitMillis(), TimeUnit.MILLISECONDS)
+                    // a scheduled poll, not a parked thread; TTL carries the MDC and other TTL values
+                    .execute(TtlRunnable.get(this::pollAgain));
+            case CLAIM_AGAIN -> claim();
+        }
+    }
+
+    private void pollAgain() {
+        if (result.isDone()) {
+            return;
+        }
+        try {
+            IdempotencyRecord found = executor.store.find(call.storedKey());
+            carryOut(progress.afterPoll(found), found);
+        } catch (Throwable ex) {
+            result.completeExceptionally(ex);
+        }
+    }
+
+    private void runOwned() {
+        LeaseKeeper.Lease kept = executor.leases.keep(executor.store, call.storedKey(), owner, lease,
+                IdempotentExecutor.keepMillis(call.config(), context.deadline(), true));
+        long started = executor.time.nanoTime();
+        CompletableFuture<T> stage;
+        try (TraceScope scope = TraceContextHolder.open(IdempotentExecutor.ownedContext(context, call, owner))) {
+            stage = startWork();
+        }
+        // cancelling the caller's result (a timeout, a client gone) reaches the work itself
+        result.whenComplete((value, failure) -> {
+            if (result.isCancelled()) {
+                stage.cancel(true);
+            }
+        });
+        stage.whenComplete((value, failure) -> {
+            if (failure != null) {
+                Throwable cause = Causes.unwrapAsync(failure);
+                executor.settlement.settleAsync(IdempotentExecutor.failureSettlement(call, owner, lease, cause), kept)
+                        .whenComplete((settled, ignored) -> {
+                            executor.observeFailureSettlement(call, settled);
+                            result.completeExceptionally(cause);
+                        });
+            } else {
+                executor.recordDuration(call, started);
+                executor.settlement.settleAsync(executor.completionSettlement(call, owner, lease, value), kept)
+                        .whenComplete((settled, ignored) -> {
+                            executor.observeCompletion(call, settled);
+                            result.complete(new IdempotentResult<>(value, false));
+                        });
+            }
+        });
+    }
+
+    private CompletableFuture<T> startWork() {
+        try {
+            return work.call().toCompletableFuture();
+        } catch (Throwable ex) {
+            return CompletableFuture.failedFuture(ex);
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package io.github.resiliencestarter.idempotent;
+
+import io.github.resiliencestarter.context.Deadline;
+import io.github.resiliencestarter.context.TraceContext;
+import io.github.resiliencestarter.context.TraceContextHolder;
+import io.github.resiliencestarter.context.TraceIds;
+import io.github.resiliencestarter.context.TraceScope;
+import io.github.resiliencestarter.core.CheckedCallable;
+import io.github.resiliencestarter.idempotent.internal.ClaimProgress;
+import io.github.resiliencestarter.idempotent.internal.ClaimStep;
+import io.github.resiliencestarter.idempotent.internal.LeaseKeeper;
+
+/**
+ * The blocking driver of an idempotent execution: claims on the calling thread, carries out what
+ * {@link ClaimProgress} decides (a waiting duplicate sleeps between polls), runs owned work on the
+ * calling thread while its lease is kept, and settles through the executor's settlement.
+ */
+final class BlockingIdempotentCall {
+
+    private BlockingIdempotentCall() {
+    }
+
+    static <T> IdempotentResult<T> run(IdempotentExecutor executor, IdempotentCall call, CheckedCallable<T> work,
+            Runnable onReplay) throws Throwable {
+        TraceContext context = TraceContextHolder.current();
+        Deadline deadline = context.deadline();
+        long lease = IdempotentExecutor.leaseMillis(call.config(), deadline);
+        String owner = TraceIds.generate();
+        Claim request = IdempotentExecutor.claimOf(call, owner, lease);
+        ClaimProgress progress = new ClaimProgress(call.config(), call.fingerprint(), deadline, executor.time);
+        while (true) {
+            ClaimResult claim;
+            try {
+                claim = executor.store.claim(request);
+            } catch (IdempotencyStoreException ex) {
+                if (executor.failsOpen(call)) {
+                    return new IdempotentResult<>(work.call(), false);
+                }
+                throw ex;
+            }
+            IdempotencyRecord existing = claim.existing();
+            ClaimStep step = progress.afterClaim(claim);
+            while (step == ClaimStep.WAIT) {
+                Thread.sleep(progress.waitMillis());
+                IdempotencyRecord found = executor.store.find(call.storedKey());
+                step = progress.afterPoll(found);
+                if (found != null) {
+                    existing = found;
+                }
+            }
+            switch (step) {
+                case RUN:
+                    return runOwned(executor, call, work, owner, lease, context);
+                case REPLAY:
+                    return executor.replay(call, existing, onReplay);
+                case KEY_REUSED:
+                case REJECT:
+                    throw executor.refusal(call, step, existing);
+                default:
+                    // CLAIM_AGAIN: released or abandoned while waiting
+                    break;
+            }
+        }
+    }
+
+    private static <T> IdempotentResult<T> runOwned(IdempotentExecutor executor, IdempotentCall call,
+            CheckedCallable<T> work, String owner, long lease, TraceContext context) throws Throwable {
+        T value;
+        LeaseKeeper.Lease kept = executor.leases.keep(executor.store, call.storedKey(), owner, lease,
+                IdempotentExecutor.keepMillis(call.config(), context.deadline(), false));
+        long started = executor.time.nanoTime();
+        try (TraceScope scope = TraceContextHolder.open(IdempotentExecutor.ownedContext(context, call, owner))) {
+            value = work.call();
+            executor.recordDuration(call, started);
+        } catch (Throwable failure) {
+            executor.observeFailureSettlement(call, executor.settlement.settle(
+                    IdempotentExecutor.failureSettlement(call, owner, lease, failure), kept));
+            throw failure;
+        }
+        executor.observeCompletion(call, executor.settlement.settle(
+                executor.completionSettlement(call, owner, lease, value), kept));
+        return new IdempotentResult<>(value, false);
+    }
+}

@@ -104,6 +104,21 @@ public final class Deadline {
     }
 
     /**
+     * The remaining time as a JDBC query timeout: whole seconds, rounded up (a statement may run a
+     * little past the deadline, never be cut before it), at least 1; 0 once the deadline passed.
+     *
+     * @return seconds
+     */
+    public int remainingQueryTimeoutSeconds() {
+        long remaining = remainingNanos();
+        if (remaining <= 0) {
+            return 0;
+        }
+        long second = TimeUnit.SECONDS.toNanos(1);
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, (remaining + second - 1) / second));
+    }
+
+    /**
      * Whether the deadline has passed.
      *
      * @return {@code true} when no time is left

@@ -7,9 +7,11 @@ import io.github.resiliencestarter.context.TraceIds;
 import io.github.resiliencestarter.context.TraceScope;
 import io.github.resiliencestarter.core.Causes;
 import io.github.resiliencestarter.core.CheckedCallable;
+import io.github.resiliencestarter.core.Stages;
 import io.github.resiliencestarter.idempotent.internal.ClaimProgress;
 import io.github.resiliencestarter.idempotent.internal.ClaimStep;
 import io.github.resiliencestarter.idempotent.internal.LeaseKeeper;
+import io.github.resiliencestarter.timeout.DeadlineExceededException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -86,7 +88,13 @@ final class AsyncIdempotentCall<T> {
 
     private void carryOut(ClaimStep step, @Nullable IdempotencyRecord existing) throws Throwable {
         switch (step) {
-            case RUN -> runOwned();
+            case RUN -> {
+                DeadlineExceededException tooLate = executor.claimedTooLate(call, owner, lease, context.deadline());
+                if (tooLate != null) {
+                    throw tooLate;
+                }
+                runOwned();
+            }
             case REPLAY -> result.complete(executor.replay(call, existing, onReplay));
             case KEY_REUSED, REJECT -> throw executor.refusal(call, step, existing);
             case WAIT -> CompletableFuture.delayedExecutor(progress.waitMillis(), TimeUnit.MILLISECONDS)
@@ -117,11 +125,7 @@ final class AsyncIdempotentCall<T> {
             stage = startWork();
         }
         // cancelling the caller's result (a timeout, a client gone) reaches the work itself
-        result.whenComplete((value, failure) -> {
-            if (result.isCancelled()) {
-                stage.cancel(true);
-            }
-        });
+        Stages.cancelling(result, stage);
         stage.whenComplete((value, failure) -> {
             if (failure != null) {
                 Throwable cause = Causes.unwrapAsync(failure);

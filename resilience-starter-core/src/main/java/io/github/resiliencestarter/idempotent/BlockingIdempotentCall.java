@@ -9,6 +9,7 @@ import io.github.resiliencestarter.core.CheckedCallable;
 import io.github.resiliencestarter.idempotent.internal.ClaimProgress;
 import io.github.resiliencestarter.idempotent.internal.ClaimStep;
 import io.github.resiliencestarter.idempotent.internal.LeaseKeeper;
+import io.github.resiliencestarter.timeout.DeadlineExceededException;
 
 /**
  * The blocking driver of an idempotent execution: claims on the calling thread, carries out what
@@ -50,6 +51,10 @@ final class BlockingIdempotentCall {
             }
             switch (step) {
                 case RUN:
+                    DeadlineExceededException tooLate = executor.claimedTooLate(call, owner, lease, deadline);
+                    if (tooLate != null) {
+                        throw tooLate;
+                    }
                     return runOwned(executor, call, work, owner, lease, context);
                 case REPLAY:
                     return executor.replay(call, existing, onReplay);

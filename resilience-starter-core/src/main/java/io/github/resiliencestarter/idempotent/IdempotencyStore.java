@@ -48,7 +48,7 @@ public interface IdempotencyStore {
     boolean release(String key, String ownerToken);
 
     /**
-     * Extends the lease of the owned IN_PROGRESS record, if {@code ownerToken} still owns it.
+     * Extends the lease of the owned IN_PROGRESS (or COMMITTED) record, if {@code ownerToken} still owns it.
      *
      * @param key the stored key
      * @param ownerToken the owner's token

@@ -6,10 +6,12 @@ import io.github.resiliencestarter.context.TimeSource;
 import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.core.Causes;
 import io.github.resiliencestarter.core.CheckedCallable;
+import io.github.resiliencestarter.core.Stages;
 import io.github.resiliencestarter.idempotent.internal.ClaimStep;
 import io.github.resiliencestarter.idempotent.internal.LeaseKeeper;
 import io.github.resiliencestarter.idempotent.internal.RetryAfterEstimate;
 import io.github.resiliencestarter.idempotent.internal.Settlement;
+import io.github.resiliencestarter.timeout.DeadlineExceededException;
 import java.lang.reflect.Type;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -156,12 +158,7 @@ public final class IdempotentExecutor {
             }
         });
         // a caller that cancels what it got back cancels the execution, and so the work
-        observed.whenComplete((value, failure) -> {
-            if (observed.isCancelled()) {
-                result.cancel(true);
-            }
-        });
-        return observed;
+        return Stages.cancelling(observed, result);
     }
 
     private void corrupted(IdempotentCall call, IdempotencyRecordCorruptedException ex) {
@@ -235,6 +232,22 @@ public final class IdempotentExecutor {
         observer.onOutcome(call.operation(), IdempotencyOutcome.IN_PROGRESS);
         return new IdempotencyInProgressException(call.operation(),
                 retryAfter.retryAfterSeconds(call.operation(), existing));
+    }
+
+    /**
+     * A claim answered after the deadline: nobody waits for the work any more, so it does not run;
+     * the key is released (the client's retry runs it) and the call fails as out of budget.
+     *
+     * @return the failure to throw, or {@code null} when the deadline has not passed
+     */
+    @Nullable DeadlineExceededException claimedTooLate(IdempotentCall call, String owner, long lease,
+            @Nullable Deadline deadline) {
+        if (deadline == null || !deadline.isExpired()) {
+            return null;
+        }
+        observeFailureSettlement(call, settlement.release(new Settlement.Command(call.operation(), call.storedKey(),
+                owner, null, lease, call.config().settleLimit().toMillis())));
+        return DeadlineExceededException.budgetSpent(call.operation());
     }
 
     /** The trace context the owned work runs in: it carries the execution's key and owner token. */

@@ -9,7 +9,8 @@ import org.springframework.transaction.PlatformTransactionManager;
 
 /**
  * The JDBC store, able to "crash" when asked to write a completion: stands in for the process
- * dying right after the business transaction committed (rule I-P6 tests).
+ * dying right after the business transaction committed (rule I-P6 tests). While crashed, neither
+ * the completion nor its retries nor a lease extension get through, as from a dead process.
  */
 public class CrashingJdbcStore extends JdbcIdempotencyStore {
 
@@ -32,6 +33,14 @@ public class CrashingJdbcStore extends JdbcIdempotencyStore {
      */
     public void crashOnComplete(boolean crash) {
         crashOnComplete.set(crash);
+    }
+
+    @Override
+    public boolean extendLease(String key, String ownerToken, long leaseMillis) {
+        if (crashOnComplete.get()) {
+            throw new SimulatedCrash();
+        }
+        return super.extendLease(key, ownerToken, leaseMillis);
     }
 
     @Override

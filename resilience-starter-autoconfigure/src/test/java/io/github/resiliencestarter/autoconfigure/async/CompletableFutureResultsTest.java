@@ -65,6 +65,37 @@ class CompletableFutureResultsTest {
     }
 
     @Test
+    void aTimeoutCancelsTheMethodsOwnFutureThroughTheIdempotentLayerAndFreesTheKey() {
+        runner.run(context -> {
+            Orders orders = context.getBean(Orders.class);
+            String key = "never-" + UUID.randomUUID();
+            CompletableFuture<String> result = orders.neverIdempotent(key);
+
+            assertThatThrownBy(() -> result.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                    .hasCauseInstanceOf(DeadlineExceededException.class);
+            assertThat(orders.lastNever().isCancelled()).as("the method's own future is cancelled").isTrue();
+
+            // the key was released: the client's retry runs the method again instead of waiting for a lease
+            CompletableFuture<String> retried = orders.neverIdempotent(key);
+            assertThatThrownBy(() -> retried.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(
+                    DeadlineExceededException.class);
+            assertThat(orders.executions()).hasValue(2);
+        });
+    }
+
+    @Test
+    void aTimeoutCancelsTheMethodsOwnFutureThroughARetryWithAFallback() {
+        runner.run(context -> {
+            Orders orders = context.getBean(Orders.class);
+            CompletableFuture<String> result = orders.neverWithFallback();
+
+            assertThatThrownBy(() -> result.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                    .hasCauseInstanceOf(DeadlineExceededException.class);
+            assertThat(orders.lastNever().isCancelled()).as("the method's own future is cancelled").isTrue();
+        });
+    }
+
+    @Test
     void aTimeoutLeavesAFutureThatCompletesInTimeAlone() {
         runner.run(context -> {
             Orders orders = context.getBean(Orders.class);
@@ -207,6 +238,25 @@ class CompletableFutureResultsTest {
         public CompletableFuture<String> never() {
             lastNever = new CompletableFuture<>();
             return lastNever;
+        }
+
+        @Timeout("300ms")
+        @Idempotent(key = "#key")
+        public CompletableFuture<String> neverIdempotent(String key) {
+            executions.incrementAndGet();
+            lastNever = new CompletableFuture<>();
+            return lastNever;
+        }
+
+        @Timeout("300ms")
+        @Retry(maxAttempts = 2, idempotent = true, fallbackMethod = "fallback")
+        public CompletableFuture<String> neverWithFallback() {
+            lastNever = new CompletableFuture<>();
+            return lastNever;
+        }
+
+        public CompletableFuture<String> fallback(Throwable failure) {
+            return CompletableFuture.completedFuture("fallback after " + failure);
         }
 
         @Timeout("2s")

@@ -61,6 +61,18 @@ class MonoResultsTest {
     }
 
     @Test
+    void aTimeoutCancelsTheMethodsOwnMonoThroughTheIdempotentLayer() {
+        runner.withBean(Orders.class).run(context -> {
+            Orders orders = context.getBean(Orders.class);
+            CountDownLatch cancelled = new CountDownLatch(1);
+
+            assertThatThrownBy(() -> orders.neverIdempotent("never-" + System.nanoTime(), cancelled)
+                    .block(Duration.ofSeconds(10))).isInstanceOf(DeadlineExceededException.class);
+            assertThat(cancelled.await(5, TimeUnit.SECONDS)).as("the method's Mono was cancelled").isTrue();
+        });
+    }
+
+    @Test
     void theDeadlineIsVisibleWhereTheMonoIsSubscribedEvenOnAnotherThread() {
         runner.withBean(Orders.class).run(context -> {
             Orders orders = context.getBean(Orders.class);
@@ -142,6 +154,12 @@ class MonoResultsTest {
 
         @Timeout("300ms")
         public Mono<String> never(CountDownLatch cancelled) {
+            return Mono.<String>never().doOnCancel(cancelled::countDown);
+        }
+
+        @Timeout("300ms")
+        @Idempotent(key = "#key")
+        public Mono<String> neverIdempotent(String key, CountDownLatch cancelled) {
             return Mono.<String>never().doOnCancel(cancelled::countDown);
         }
 

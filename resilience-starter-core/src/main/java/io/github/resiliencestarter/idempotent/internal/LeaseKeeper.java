@@ -158,6 +158,7 @@ public final class LeaseKeeper {
     /** One kept lease. */
     public static final class Lease implements AutoCloseable {
 
+        /** A lease nobody keeps. */
         static final Lease NONE = new Lease(null, null, null, null, 0, 0, 0);
 
         private final @Nullable LeaseKeeper keeper;

@@ -1,6 +1,8 @@
 package io.github.resiliencestarter.idempotent.internal;
 
 import io.github.resiliencestarter.context.TimeSource;
+import io.github.resiliencestarter.context.TraceContextHolder;
+import io.github.resiliencestarter.context.TraceScope;
 import io.github.resiliencestarter.core.InterruptMask;
 import io.github.resiliencestarter.idempotent.Completion;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
@@ -154,6 +156,17 @@ public final class Settlement {
         return CompletableFuture.supplyAsync(() -> settle(command, lease), threads);
     }
 
+    /**
+     * Releases a claim that must not run (its claim was answered after the deadline): the same
+     * durable settlement, with no lease kept yet.
+     *
+     * @param command the release
+     * @return what the first attempt found
+     */
+    public Result release(Command command) {
+        return settle(command, LeaseKeeper.Lease.NONE);
+    }
+
     private Result attempt(Command command) {
         Result result = tryOnce(command);
         if (result == Result.DEFERRED) {
@@ -164,7 +177,8 @@ public final class Settlement {
     }
 
     private Result tryOnce(Command command) {
-        try {
+        // not bounded by the caller's deadline: a store client bounded by it must not refuse a settlement
+        try (TraceScope unbounded = TraceContextHolder.open(TraceContextHolder.current().withoutDeadline())) {
             return InterruptMask.uninterruptibly(() -> command.apply(store)) ? Result.SETTLED : Result.LOST;
         } catch (IdempotencyStoreException ex) {
             log.debug("The {} of {} failed", command.what(), command.operation(), ex);

@@ -1,7 +1,9 @@
 package io.github.resiliencestarter.idempotent.jdbc;
 
+import io.github.resiliencestarter.context.Deadline;
 import io.github.resiliencestarter.context.IdempotentExecution;
 import io.github.resiliencestarter.context.TimeSource;
+import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.core.InvalidSettingException;
 import io.github.resiliencestarter.idempotent.Claim;
 import io.github.resiliencestarter.idempotent.ClaimResult;
@@ -12,9 +14,12 @@ import io.github.resiliencestarter.idempotent.IdempotencyStatus;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.idempotent.IdempotencyStoreException;
 import io.github.resiliencestarter.idempotent.StoredResponse;
+import io.github.resiliencestarter.timeout.DeadlineExceededException;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
+import java.sql.Statement;
 import java.util.Collections;
 import java.util.List;
 import java.util.Set;
@@ -124,7 +129,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
     public JdbcIdempotencyStore(DataSource dataSource, @Nullable PlatformTransactionManager transactionManager,
             String table, TimeSource time) {
         checkTableName(table);
-        this.jdbc = new JdbcTemplate(dataSource);
+        this.jdbc = new BudgetBoundJdbcTemplate(dataSource);
         this.dataSource = dataSource;
         this.table = table;
         this.time = time;
@@ -143,8 +148,10 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
                 + inProgress;
         this.markCommitted = "UPDATE " + table + " SET status = '" + IdempotencyStatus.COMMITTED.name()
                 + "' WHERE idempotency_key = ? AND owner_token = ? AND status = " + inProgress;
+        // a COMMITTED row's lease is kept too while its response is being written (duplicates wait for it)
         this.extendOwned = "UPDATE " + table + " SET lease_expire_time = ? WHERE idempotency_key = ?"
-                + " AND owner_token = ? AND status = " + inProgress;
+                + " AND owner_token = ? AND status IN (" + inProgress + ", '" + IdempotencyStatus.COMMITTED.name()
+                + "')";
         if (transactionManager != null) {
             this.ownTransaction = new TransactionTemplate(transactionManager);
             this.ownTransaction.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
@@ -411,7 +418,42 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
         try {
             return operation.get();
         } catch (DataAccessException | TransactionException ex) {
+            Deadline deadline = TraceContextHolder.current().deadline();
+            if (deadline != null && deadline.isExpired()) {
+                // the statement was cut at the caller's deadline: out of budget, not a store outage
+                throw new DeadlineExceededException("idempotency claim", DeadlineExceededException.Reason.TIMED_OUT,
+                        null, ex);
+            }
             throw new IdempotencyStoreException("JDBC idempotency store unavailable: " + ex.getMessage(), ex);
+        }
+    }
+
+    /**
+     * Bounds each of the store's statements by the caller's remaining budget (rule T-P4): a claim
+     * waiting on a lock or a slow server never outlives the request that asked for it. A
+     * settlement runs without a deadline, so it is never cut short.
+     */
+    private static final class BudgetBoundJdbcTemplate extends JdbcTemplate {
+
+        BudgetBoundJdbcTemplate(DataSource dataSource) {
+            super(dataSource);
+        }
+
+        @Override
+        protected void applyStatementSettings(Statement statement) throws SQLException {
+            super.applyStatementSettings(statement);
+            Deadline deadline = TraceContextHolder.current().deadline();
+            if (deadline == null) {
+                return;
+            }
+            int seconds = deadline.remainingQueryTimeoutSeconds();
+            if (seconds == 0) {
+                throw new SQLTimeoutException("the caller's deadline has passed");
+            }
+            int configured = statement.getQueryTimeout();
+            if (configured == 0 || seconds < configured) {
+                statement.setQueryTimeout(seconds);
+            }
         }
     }
 }

@@ -6,6 +6,7 @@ import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.core.Causes;
 import io.github.resiliencestarter.core.CheckedCallable;
+import io.github.resiliencestarter.core.Stages;
 import io.github.resiliencestarter.timeout.DeadlineExceededException;
 import java.util.ArrayList;
 import java.util.List;
@@ -90,11 +91,7 @@ public final class AsyncRetry<T> {
 
     /** Cancelling the call's result cancels {@code stage}. */
     void cancelWithCaller(CompletableFuture<T> stage) {
-        result.whenComplete((value, failure) -> {
-            if (result.isCancelled()) {
-                stage.cancel(true);
-            }
-        });
+        Stages.cancelling(result, stage);
     }
 
     /**

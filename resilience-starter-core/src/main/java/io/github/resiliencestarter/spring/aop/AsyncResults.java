@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.spring.aop;
 
 import io.github.resiliencestarter.core.Causes;
+import io.github.resiliencestarter.core.Stages;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.aopalliance.intercept.MethodInvocation;
@@ -52,7 +53,7 @@ final class AsyncResults {
         if (fallback == null) {
             return result;
         }
-        return result.exceptionallyCompose(failure -> {
+        return Stages.cancelling(result.exceptionallyCompose(failure -> {
             try {
                 Object alternative = fallback.invoke(target, args, Causes.unwrapAsync(failure));
                 if (alternative instanceof CompletionStage<?> stage) {
@@ -63,6 +64,6 @@ final class AsyncResults {
             } catch (Throwable ex) {
                 return CompletableFuture.failedFuture(ex);
             }
-        });
+        }), result);
     }
 }

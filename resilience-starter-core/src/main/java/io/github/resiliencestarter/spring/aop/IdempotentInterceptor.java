@@ -1,5 +1,6 @@
 package io.github.resiliencestarter.spring.aop;
 
+import io.github.resiliencestarter.core.Stages;
 import io.github.resiliencestarter.idempotent.IdempotencyKeyException;
 import io.github.resiliencestarter.idempotent.IdempotencyKeyExpressionException;
 import io.github.resiliencestarter.idempotent.IdempotentCall;
@@ -8,6 +9,7 @@ import io.github.resiliencestarter.spring.idempotent.FingerprintParameters;
 import io.github.resiliencestarter.spring.idempotent.IdempotencyScopeResolver;
 import io.github.resiliencestarter.spring.idempotent.RequestHeaders;
 import java.lang.reflect.Method;
+import java.util.concurrent.CompletableFuture;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -65,15 +67,18 @@ public class IdempotentInterceptor extends OperationInterceptor<IdempotentOperat
         }
         if (operation.kind() == ResultKind.STAGE) {
             // a replay may complete on another thread: mark this request's response, captured now
-            return operation.executor().executeAsync(call.build(), () -> AsyncResults.proceed(invocation),
-                    RequestHeaders.replayMarker()).thenApply(IdempotentResult::value);
+            CompletableFuture<IdempotentResult<Object>> execution = operation.executor().executeAsync(call.build(),
+                    () -> AsyncResults.proceed(invocation), RequestHeaders.replayMarker());
+            return Stages.cancelling(execution.thenApply(IdempotentResult::value), execution);
         }
         if (operation.kind() == ResultKind.MONO) {
             IdempotentCall built = call.build();
             Runnable marker = RequestHeaders.replayMarker();
-            return ReactorResults.perSubscriptionOffEventLoop(() -> operation.executor()
-                    .executeAsync(built, () -> ReactorResults.subscribe(invocation), marker)
-                    .thenApply(IdempotentResult::value));
+            return ReactorResults.perSubscriptionOffEventLoop(() -> {
+                CompletableFuture<IdempotentResult<Object>> execution = operation.executor()
+                        .executeAsync(built, () -> ReactorResults.subscribe(invocation), marker);
+                return Stages.cancelling(execution.thenApply(IdempotentResult::value), execution);
+            });
         }
         return operation.executor().execute(call.build(), invocation::proceed, RequestHeaders::markReplayed).value();
     }

@@ -16,9 +16,9 @@ import org.springframework.web.context.request.ServletRequestAttributes;
 
 /**
  * Scopes keys by the authenticated principal: Spring Security's authentication on the running
- * thread when there is one, else the caller the request resolved and its trace context carries
- * (see {@code CallerScopeFilter} and {@code CallerScopeWebFilter}), else the servlet request's
- * user principal, else anonymous.
+ * thread when there is one, else the reactive or servlet request's principal on the thread, else
+ * the caller the request resolved and its trace context carries to other threads (see
+ * {@code CallerScopeFilter} and {@code CallerScopeWebFilter}), else anonymous.
  *
  * <p>Fails closed in a secured application: a call on a thread with no authentication, no carried
  * caller and no request (the application's own executor, a thread the context never reached) is
@@ -65,10 +65,6 @@ public class PrincipalScopeResolver implements IdempotencyScopeResolver {
                 return name;
             }
         }
-        String carried = TraceContextHolder.current().callerScope();
-        if (carried != null) {
-            return carried;
-        }
         if (REACTIVE) {
             String scope = ReactiveScope.name();
             if (scope != null) {
@@ -80,6 +76,11 @@ public class PrincipalScopeResolver implements IdempotencyScopeResolver {
             if (name != null) {
                 return name;
             }
+        }
+        // nothing on this thread says who calls: the caller the request resolved, carried by the context
+        String carried = TraceContextHolder.current().callerScope();
+        if (carried != null) {
+            return carried;
         }
         if (securedApplication && !(SECURITY && SecurityScope.isAnonymous(SecurityContextHolder.getContext()))) {
             throw new IdempotencyScopeException("The application authenticates its callers, but this call on "

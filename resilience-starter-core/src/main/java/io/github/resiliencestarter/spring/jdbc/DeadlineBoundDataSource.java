@@ -12,7 +12,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.datasource.DelegatingDataSource;
@@ -89,12 +88,10 @@ public class DeadlineBoundDataSource extends DelegatingDataSource {
             if (deadline == null) {
                 return DeadlineBoundDataSource.invoke(target, method, args);
             }
-            long remaining = deadline.remainingNanos();
-            if (remaining <= 0) {
+            int seconds = deadline.remainingQueryTimeoutSeconds();
+            if (seconds == 0) {
                 throw DeadlineExceededException.budgetSpent("SQL statement");
             }
-            int seconds = (int) Math.max(1, Math.min(Integer.MAX_VALUE,
-                    (remaining + TimeUnit.SECONDS.toNanos(1) - 1) / TimeUnit.SECONDS.toNanos(1)));
             int configured = target.getQueryTimeout();
             if (configured == 0 || seconds < configured) {
                 target.setQueryTimeout(seconds);

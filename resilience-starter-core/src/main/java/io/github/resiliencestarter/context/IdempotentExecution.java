@@ -19,6 +19,12 @@ public final class IdempotentExecution {
 
     private int outboundSequence;
 
+    /** The attempt whose business transaction committed with the key, or {@link #NONE_COMMITTED}. */
+    private volatile int committedAttempt = NONE_COMMITTED;
+
+    /** No attempt of the execution has committed. */
+    public static final int NONE_COMMITTED = -1;
+
     /**
      * Creates the handle of a claimed execution.
      *
@@ -62,6 +68,27 @@ public final class IdempotentExecution {
             outboundSequence = 0;
         }
         return ++outboundSequence;
+    }
+
+    /**
+     * Records that an attempt's business transaction committed with the key (a store that commits
+     * inside the business transaction calls this); only the first is kept.
+     *
+     * @param attempt the attempt number (0 outside a retry)
+     */
+    public void recordCommit(int attempt) {
+        if (committedAttempt == NONE_COMMITTED) {
+            committedAttempt = attempt;
+        }
+    }
+
+    /**
+     * The attempt whose business writes committed, so a later failure must not run the work again.
+     *
+     * @return its number, or {@link #NONE_COMMITTED}
+     */
+    public int committedAttempt() {
+        return committedAttempt;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.idempotent;
 
 import com.alibaba.ttl.TtlRunnable;
+import io.github.resiliencestarter.context.IdempotentExecution;
 import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.context.TraceIds;
@@ -120,8 +121,9 @@ final class AsyncIdempotentCall<T> {
         LeaseKeeper.Lease kept = executor.leases.keep(executor.store, call.storedKey(), owner, lease,
                 IdempotentExecutor.keepMillis(call.config(), context.deadline(), true));
         long started = executor.time.nanoTime();
+        IdempotentExecution execution = new IdempotentExecution(call.storedKey(), owner);
         CompletableFuture<T> stage;
-        try (TraceScope scope = TraceContextHolder.open(IdempotentExecutor.ownedContext(context, call, owner))) {
+        try (TraceScope scope = TraceContextHolder.open(context.withIdempotentExecution(execution))) {
             stage = startWork();
         }
         // cancelling the caller's result (a timeout, a client gone) reaches the work itself
@@ -129,7 +131,7 @@ final class AsyncIdempotentCall<T> {
         stage.whenComplete((value, failure) -> {
             if (failure != null) {
                 Throwable cause = Causes.unwrapAsync(failure);
-                executor.settlement.settleAsync(IdempotentExecutor.failureSettlement(call, owner, lease, cause), kept)
+                executor.settlement.settleAsync(IdempotentExecutor.failureSettlement(call, execution, lease, cause), kept)
                         .whenComplete((settled, ignored) -> {
                             executor.observeFailureSettlement(call, settled);
                             result.completeExceptionally(cause);

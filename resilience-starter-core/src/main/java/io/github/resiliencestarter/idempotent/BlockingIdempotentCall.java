@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.idempotent;
 
 import io.github.resiliencestarter.context.Deadline;
+import io.github.resiliencestarter.context.IdempotentExecution;
 import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.context.TraceIds;
@@ -74,12 +75,13 @@ final class BlockingIdempotentCall {
         LeaseKeeper.Lease kept = executor.leases.keep(executor.store, call.storedKey(), owner, lease,
                 IdempotentExecutor.keepMillis(call.config(), context.deadline(), false));
         long started = executor.time.nanoTime();
-        try (TraceScope scope = TraceContextHolder.open(IdempotentExecutor.ownedContext(context, call, owner))) {
+        IdempotentExecution execution = new IdempotentExecution(call.storedKey(), owner);
+        try (TraceScope scope = TraceContextHolder.open(context.withIdempotentExecution(execution))) {
             value = work.call();
             executor.recordDuration(call, started);
         } catch (Throwable failure) {
             executor.observeFailureSettlement(call, executor.settlement.settle(
-                    IdempotentExecutor.failureSettlement(call, owner, lease, failure), kept));
+                    IdempotentExecutor.failureSettlement(call, execution, lease, failure), kept));
             throw failure;
         }
         executor.observeCompletion(call, executor.settlement.settle(

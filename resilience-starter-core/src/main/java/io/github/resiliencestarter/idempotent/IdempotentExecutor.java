@@ -3,7 +3,6 @@ package io.github.resiliencestarter.idempotent;
 import io.github.resiliencestarter.context.Deadline;
 import io.github.resiliencestarter.context.IdempotentExecution;
 import io.github.resiliencestarter.context.TimeSource;
-import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.core.Causes;
 import io.github.resiliencestarter.core.CheckedCallable;
 import io.github.resiliencestarter.core.Stages;
@@ -250,10 +249,6 @@ public final class IdempotentExecutor {
         return DeadlineExceededException.budgetSpent(call.operation());
     }
 
-    /** The trace context the owned work runs in: it carries the execution's key and owner token. */
-    static TraceContext ownedContext(TraceContext context, IdempotentCall call, String owner) {
-        return context.withIdempotentExecution(new IdempotentExecution(call.storedKey(), owner));
-    }
 
     void recordDuration(IdempotentCall call, long started) {
         retryAfter.record(call.operation(), time.nanoTime() - started);
@@ -272,12 +267,21 @@ public final class IdempotentExecutor {
                         call.operation()), lease, config.settleLimit().toMillis());
     }
 
-    /** After a failure: the failure kept for replays when cacheable, else the claim released. */
-    static Settlement.Command failureSettlement(IdempotentCall call, String owner, long lease, Throwable failure) {
+    /**
+     * After a failure: the failure kept for replays when cacheable; else, when an attempt's writes
+     * committed with the key before the failure, the key completed as "executed, outcome unknown"
+     * (duplicates are refused at once, the work never runs again); else the claim released.
+     */
+    static Settlement.Command failureSettlement(IdempotentCall call, IdempotentExecution execution, long lease,
+            Throwable failure) {
         IdempotencyConfig config = call.config();
-        Completion cached = isCacheable(config, failure) ? new Completion(call.storedKey(), owner,
-                StoredResponse.failure(failure), config.ttl().toMillis(), call.fingerprint(), call.operation()) : null;
-        return new Settlement.Command(call.operation(), call.storedKey(), owner, cached, lease,
+        String owner = execution.ownerToken();
+        StoredResponse kept = isCacheable(config, failure) ? StoredResponse.failure(failure)
+                : execution.committedAttempt() != IdempotentExecution.NONE_COMMITTED ? StoredResponse.outcomeUnknown()
+                : null;
+        Completion completion = kept == null ? null : new Completion(call.storedKey(), owner, kept,
+                config.ttl().toMillis(), call.fingerprint(), call.operation());
+        return new Settlement.Command(call.operation(), call.storedKey(), owner, completion, lease,
                 config.settleLimit().toMillis());
     }
 

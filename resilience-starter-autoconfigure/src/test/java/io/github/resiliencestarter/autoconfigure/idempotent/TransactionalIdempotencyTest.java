@@ -9,6 +9,7 @@ import io.github.resiliencestarter.annotation.Timeout;
 import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.context.TraceIds;
+import io.github.resiliencestarter.context.TraceScope;
 import io.github.resiliencestarter.idempotent.Claim;
 import io.github.resiliencestarter.idempotent.IdempotencyConfig;
 import io.github.resiliencestarter.idempotent.IdempotencyKeys;
@@ -18,6 +19,7 @@ import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.idempotent.IdempotentReplayException;
 import io.github.resiliencestarter.idempotent.StoredResponse;
 import io.github.resiliencestarter.idempotent.jdbc.IdempotencyClaimLostException;
+import io.github.resiliencestarter.idempotent.jdbc.IdempotentAttemptCommittedException;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyStore;
 import io.github.resiliencestarter.retry.RetryableException;
 import io.github.resiliencestarter.testsupport.CrashingJdbcStore;
@@ -64,11 +66,17 @@ abstract class TransactionalIdempotencyTest {
     @BeforeEach
     void table() {
         jdbc.execute("CREATE TABLE IF NOT EXISTS ip6_orders (order_no VARCHAR(64) NOT NULL PRIMARY KEY)");
+        // no unique key: a second commit of the same save shows as a second row
+        jdbc.execute("CREATE TABLE IF NOT EXISTS ip6_saves (order_no VARCHAR(64) NOT NULL)");
         crashingStore().crashOnComplete(false);
     }
 
     private int rows(String orderNo) {
         return jdbc.queryForObject("SELECT COUNT(*) FROM ip6_orders WHERE order_no = ?", Integer.class, orderNo);
+    }
+
+    private int saves(String orderNo) {
+        return jdbc.queryForObject("SELECT COUNT(*) FROM ip6_saves WHERE order_no = ?", Integer.class, orderNo);
     }
 
     private CrashingJdbcStore crashingStore() {
@@ -136,6 +144,30 @@ abstract class TransactionalIdempotencyTest {
     }
 
     @Test
+    void RP1_anAttemptWhoseWritesCommittedIsNotRetriedAndItsKeyNeverRunsAgain() {
+        String orderNo = "S-" + run;
+        // the save commits with the key, then the inventory read times out: a retry would save again
+        assertThatThrownBy(() -> orders.saveThenFail(orderNo)).isInstanceOf(RetryableException.class)
+                .satisfies(failure -> assertThat(failure.getSuppressed()).anySatisfy(summary -> assertThat(summary)
+                        .hasMessageContaining("already committed its writes")));
+
+        assertThat(saves(orderNo)).isEqualTo(1);
+        IdempotencyRecord record = store.find(storedKey("IP6_SAVE_THEN_FAIL", orderNo));
+        assertThat(record.status()).isEqualTo(IdempotencyStatus.COMPLETED);
+        assertThat(record.response()).isEqualTo(StoredResponse.outcomeUnknown());
+        // the client's retry is told the outcome is unknown; it never saves a second time
+        assertThatThrownBy(() -> orders.saveThenFail(orderNo)).isInstanceOf(IdempotentReplayException.class);
+        assertThat(saves(orderNo)).isEqualTo(1);
+    }
+
+    @Test
+    void RP1_theJdbcStoreRollsBackALaterAttemptOfAnExecutionWhoseEarlierAttemptCommitted() {
+        String orderNo = "T-" + run;
+        assertThat(orders.saveOnEachAttemptOfItsOwnLoop(orderNo)).isEqualTo("attempt 2 refused");
+        assertThat(saves(orderNo)).isEqualTo(1);
+    }
+
+    @Test
     void allAnnotationsMeetInTheDesignOrderAndEachAttemptHasItsOwnTransaction() {
         String orderNo = "O-" + run;
         String result = orders.createWithEverything(orderNo);
@@ -151,11 +183,49 @@ abstract class TransactionalIdempotencyTest {
         assertThat(store.find(storedKey("ORDER_ALL", orderNo)).status()).isEqualTo(IdempotencyStatus.COMPLETED);
     }
 
+    /** Saves in a transaction of its own, as a repository's {@code save} does. */
+    static class SaveWriter {
+
+        private final JdbcTemplate jdbc;
+
+        SaveWriter(JdbcTemplate jdbc) {
+            this.jdbc = jdbc;
+        }
+
+        @Transactional
+        public void save(String orderNo) {
+            jdbc.update("INSERT INTO ip6_saves (order_no) VALUES (?)", orderNo);
+        }
+    }
+
     static class OrderService {
 
         private final JdbcTemplate jdbc;
 
         private final DataSource dataSource;
+
+        @Autowired
+        private SaveWriter writer;
+
+        @Idempotent(key = "#orderNo", name = "IP6_SAVE_THEN_FAIL")
+        @Retry(maxAttempts = 3)
+        public String saveThenFail(String orderNo) {
+            writer.save(orderNo);
+            throw new RetryableException("INVENTORY", "read timed out after the save");
+        }
+
+        /** A retry loop of the application's own, numbering its attempts as the starter's does. */
+        @Idempotent(key = "#orderNo", name = "IP6_OWN_LOOP")
+        public String saveOnEachAttemptOfItsOwnLoop(String orderNo) {
+            for (int attempt = 1; attempt <= 2; attempt++) {
+                try (TraceScope scope = TraceContextHolder.open(TraceContextHolder.current().withAttempt(attempt))) {
+                    writer.save(orderNo);
+                } catch (IdempotentAttemptCommittedException refused) {
+                    return "attempt " + attempt + " refused";
+                }
+            }
+            return "saved twice";
+        }
 
         private final AtomicInteger attempts = new AtomicInteger();
 
@@ -214,7 +284,7 @@ abstract class TransactionalIdempotencyTest {
 
     @SpringBootConfiguration
     @EnableAutoConfiguration
-    @Import(OrderService.class)
+    @Import({OrderService.class, SaveWriter.class})
     static class App {
 
         @Bean

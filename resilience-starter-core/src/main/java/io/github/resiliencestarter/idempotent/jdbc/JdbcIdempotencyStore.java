@@ -253,13 +253,29 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
      * transaction of an execution carries the marker; after a rollback the next one does. If the
      * claim was lost meanwhile (its lease expired and another execution took it over), the
      * marker finds no row and the commit fails with {@link IdempotencyClaimLostException}, rolling
-     * the business writes back.
+     * the business writes back. Once an attempt's transaction committed, a transaction of a later
+     * attempt of the same execution is rolled back ({@link IdempotentAttemptCommittedException}):
+     * the writes of one execution commit once.
      *
      * @param execution the idempotent execution the transaction runs in
      */
     public void commitWithCurrentTransaction(IdempotentExecution execution) {
-        if (!TransactionSynchronizationManager.isSynchronizationActive()
-                || !markedOwners.add(execution.ownerToken())) {
+        if (!TransactionSynchronizationManager.isSynchronizationActive()) {
+            return;
+        }
+        int attempt = TraceContextHolder.current().attempt();
+        int committed = execution.committedAttempt();
+        if (committed != IdempotentExecution.NONE_COMMITTED && committed != attempt) {
+            // a later attempt of an execution whose writes already committed must not commit its own too
+            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                @Override
+                public void beforeCommit(boolean readOnly) {
+                    throw new IdempotentAttemptCommittedException(committed, attempt);
+                }
+            });
+            return;
+        }
+        if (!markedOwners.add(execution.ownerToken())) {
             return;
         }
         TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
@@ -273,7 +289,9 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 
             @Override
             public void afterCompletion(int status) {
-                if (status != STATUS_COMMITTED) {
+                if (status == STATUS_COMMITTED) {
+                    execution.recordCommit(attempt);
+                } else {
                     markedOwners.remove(execution.ownerToken());
                 }
             }

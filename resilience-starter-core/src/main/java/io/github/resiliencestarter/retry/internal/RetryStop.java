@@ -12,6 +12,9 @@ public enum RetryStop {
     /** Another attempt could not finish before the deadline. */
     NO_TIME("no time left in the deadline for another attempt (rule C-1)"),
 
+    /** An earlier attempt committed its writes with the idempotency key: another would repeat them. */
+    COMMITTED("an attempt already committed its writes, running it again would repeat them (rule R-1)"),
+
     /** The retry budget refused another attempt. */
     BUDGET_DENIED("retry budget exhausted (rule R-6)"),
 

@@ -151,8 +151,12 @@ public final class RetrySafetyGate {
     }
 
     /** How to make a method the gate refuses safe to retry. */
-    public static final String UNSAFE_ACTION = "Fix it in one of three ways: (1) add @Idempotent so duplicates are "
-            + "detected and replayed; (2) make it a GET, HEAD, PUT, DELETE or OPTIONS handler if that is what it is; "
+    public static final String UNSAFE_ACTION = "Fix it in one of three ways: (1) add @Idempotent, so a client's "
+            + "duplicate is replayed and not run again; it guards the whole call, not each attempt: an attempt whose "
+            + "writes committed is never retried on the JDBC store in the business transaction, but with other "
+            + "stores, or writes outside that transaction (messages, other services), a retried attempt repeats what "
+            + "the failed one did, so make those writes idempotent themselves (a unique business key, a derived "
+            + "downstream key); (2) make it a GET, HEAD, PUT, DELETE or OPTIONS handler if that is what it is; "
             + "(3) declare @Retry(idempotent = true) if repeating it is harmless. Or set "
             + "resilience.retry.safety-gate=WARN (retries only requests that were never sent) or ALLOW.";
 

@@ -90,9 +90,13 @@ final class AsyncIdempotentCall<T> {
     private void carryOut(ClaimStep step, @Nullable IdempotencyRecord existing) throws Throwable {
         switch (step) {
             case RUN -> {
-                DeadlineExceededException tooLate = executor.claimedTooLate(call, owner, lease, context.deadline());
-                if (tooLate != null) {
-                    throw tooLate;
+                if (IdempotentExecutor.answeredTooLate(context.deadline())) {
+                    executor.settlement.settleAsync(IdempotentExecutor.releaseOf(call, owner, lease),
+                            LeaseKeeper.Lease.NONE).whenComplete((settled, ignored) -> {
+                                executor.observeFailureSettlement(call, settled);
+                                result.completeExceptionally(DeadlineExceededException.budgetSpent(call.operation()));
+                            });
+                    return;
                 }
                 runOwned();
             }

@@ -52,9 +52,10 @@ final class BlockingIdempotentCall {
             }
             switch (step) {
                 case RUN:
-                    DeadlineExceededException tooLate = executor.claimedTooLate(call, owner, lease, deadline);
-                    if (tooLate != null) {
-                        throw tooLate;
+                    if (IdempotentExecutor.answeredTooLate(deadline)) {
+                        executor.observeFailureSettlement(call, executor.settlement.settle(
+                                IdempotentExecutor.releaseOf(call, owner, lease), LeaseKeeper.Lease.NONE));
+                        throw DeadlineExceededException.budgetSpent(call.operation());
                     }
                     return runOwned(executor, call, work, owner, lease, context);
                 case REPLAY:

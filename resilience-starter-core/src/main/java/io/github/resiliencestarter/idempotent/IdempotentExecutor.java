@@ -10,7 +10,6 @@ import io.github.resiliencestarter.idempotent.internal.ClaimStep;
 import io.github.resiliencestarter.idempotent.internal.LeaseKeeper;
 import io.github.resiliencestarter.idempotent.internal.RetryAfterEstimate;
 import io.github.resiliencestarter.idempotent.internal.Settlement;
-import io.github.resiliencestarter.timeout.DeadlineExceededException;
 import java.lang.reflect.Type;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -234,21 +233,18 @@ public final class IdempotentExecutor {
     }
 
     /**
-     * A claim answered after the deadline: nobody waits for the work any more, so it does not run;
-     * the key is released (the client's retry runs it) and the call fails as out of budget.
-     *
-     * @return the failure to throw, or {@code null} when the deadline has not passed
+     * Whether a claim was answered after the deadline: nobody waits for the work any more, so it
+     * does not run; the key is released ({@link #releaseOf}) and the call fails as out of budget.
      */
-    @Nullable DeadlineExceededException claimedTooLate(IdempotentCall call, String owner, long lease,
-            @Nullable Deadline deadline) {
-        if (deadline == null || !deadline.isExpired()) {
-            return null;
-        }
-        observeFailureSettlement(call, settlement.release(new Settlement.Command(call.operation(), call.storedKey(),
-                owner, null, lease, call.config().settleLimit().toMillis())));
-        return DeadlineExceededException.budgetSpent(call.operation());
+    static boolean answeredTooLate(@Nullable Deadline deadline) {
+        return deadline != null && deadline.isExpired();
     }
 
+    /** The release of a claim whose work did not run. */
+    static Settlement.Command releaseOf(IdempotentCall call, String owner, long lease) {
+        return new Settlement.Command(call.operation(), call.storedKey(), owner, null, lease,
+                call.config().settleLimit().toMillis());
+    }
 
     void recordDuration(IdempotentCall call, long started) {
         retryAfter.record(call.operation(), time.nanoTime() - started);

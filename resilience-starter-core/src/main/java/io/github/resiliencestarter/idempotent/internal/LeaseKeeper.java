@@ -158,8 +158,8 @@ public final class LeaseKeeper {
     /** One kept lease. */
     public static final class Lease implements AutoCloseable {
 
-        /** A lease nobody keeps. */
-        static final Lease NONE = new Lease(null, null, null, null, 0, 0, 0);
+        /** A lease nobody keeps: for a claim settled before its work ran. */
+        public static final Lease NONE = new Lease(null, null, null, null, 0, 0, 0);
 
         private final @Nullable LeaseKeeper keeper;
 

@@ -156,17 +156,6 @@ public final class Settlement {
         return CompletableFuture.supplyAsync(() -> settle(command, lease), threads);
     }
 
-    /**
-     * Releases a claim that must not run (its claim was answered after the deadline): the same
-     * durable settlement, with no lease kept yet.
-     *
-     * @param command the release
-     * @return what the first attempt found
-     */
-    public Result release(Command command) {
-        return settle(command, LeaseKeeper.Lease.NONE);
-    }
-
     private Result attempt(Command command) {
         Result result = tryOnce(command);
         if (result == Result.DEFERRED) {

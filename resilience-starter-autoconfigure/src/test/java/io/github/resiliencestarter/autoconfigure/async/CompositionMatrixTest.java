@@ -14,10 +14,11 @@ import io.github.resiliencestarter.idempotent.IdempotencyConfig;
 import io.github.resiliencestarter.idempotent.IdempotencyKeys;
 import io.github.resiliencestarter.idempotent.IdempotencyRecord;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
-import io.github.resiliencestarter.testsupport.StoreFixtures;
+import io.github.resiliencestarter.testsupport.RealServers;
 import io.github.resiliencestarter.timeout.DeadlineExceededException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,6 +34,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import reactor.core.publisher.Mono;
 
 /**
@@ -55,17 +59,31 @@ class CompositionMatrixTest {
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration.class, TimeoutAutoConfiguration.class,
                     IdempotencyAutoConfiguration.class, RetryAutoConfiguration.class))
-            .withPropertyValues("resilience.retry.delay=20ms", "resilience.retry.max-delay=40ms",
-                    "resilience.idempotent.jdbc.initialize-schema=never")
+            .withPropertyValues("resilience.retry.delay=20ms", "resilience.retry.max-delay=40ms")
             .withBean(Matrix.class);
 
+    /** Each context gets clients of its own: closing it closes them, never the fixtures other tests share. */
     private ApplicationContextRunner on(String store) {
         ApplicationContextRunner chosen = runner.withPropertyValues("resilience.idempotent.store=" + store);
         return switch (store) {
-            case "redis" -> chosen.withBean(RedisConnectionFactory.class, StoreFixtures::redisConnectionFactory);
-            case "jdbc" -> chosen.withBean(DataSource.class, StoreFixtures::mysqlDataSource);
+            case "redis" -> chosen.withBean(RedisConnectionFactory.class, CompositionMatrixTest::redisFactory);
+            case "jdbc" -> chosen.withBean(DataSource.class, CompositionMatrixTest::mariaDb)
+                    .withPropertyValues("resilience.idempotent.jdbc.initialize-schema=always");
             default -> chosen;
         };
+    }
+
+    private static LettuceConnectionFactory redisFactory() {
+        URI uri = URI.create(RealServers.redisUrl());
+        LettuceConnectionFactory factory = new LettuceConnectionFactory(
+                new RedisStandaloneConfiguration(uri.getHost(), uri.getPort()));
+        factory.afterPropertiesSet();
+        return factory;
+    }
+
+    private static DataSource mariaDb() {
+        RealServers.Jdbc settings = RealServers.jdbc();
+        return new DriverManagerDataSource(settings.url(), settings.user(), settings.password());
     }
 
     @ParameterizedTest

@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.context;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The handle of the idempotent execution a piece of work runs in, as the engine exposes it to the
@@ -19,8 +20,8 @@ public final class IdempotentExecution {
 
     private int outboundSequence;
 
-    /** The attempt whose business transaction committed with the key, or {@link #NONE_COMMITTED}. */
-    private volatile int committedAttempt = NONE_COMMITTED;
+    /** The context the first transaction that committed with the key ran in, or {@code null}. */
+    private @Nullable TraceContext committed;
 
     /** No attempt of the execution has committed. */
     public static final int NONE_COMMITTED = -1;
@@ -71,24 +72,69 @@ public final class IdempotentExecution {
     }
 
     /**
-     * Records that an attempt's business transaction committed with the key (a store that commits
-     * inside the business transaction calls this); only the first is kept.
+     * Records that the business transaction running in {@code context} committed with the key (a
+     * store that commits inside the business transaction calls this); only the first is kept.
      *
-     * @param attempt the attempt number (0 outside a retry)
+     * @param context the trace context the transaction ran in
      */
-    public void recordCommit(int attempt) {
-        if (committedAttempt == NONE_COMMITTED) {
-            committedAttempt = attempt;
+    public synchronized void recordCommit(TraceContext context) {
+        if (committed == null) {
+            committed = context;
         }
     }
 
     /**
-     * The attempt whose business writes committed, so a later failure must not run the work again.
+     * The attempt whose business writes committed, as numbered by the innermost retry around it.
      *
      * @return its number, or {@link #NONE_COMMITTED}
      */
-    public int committedAttempt() {
-        return committedAttempt;
+    public synchronized int committedAttempt() {
+        return committed == null ? NONE_COMMITTED : committed.attempt();
+    }
+
+    /**
+     * Whether an attempt of the retried call {@code retried} committed the execution's writes, at
+     * any depth: a retry of that call would write them again. A retry that began after the commit
+     * (one calling a downstream, say) is not concerned.
+     *
+     * @param retried the context of the retried call ({@link TraceContext#attemptsOf()} of its attempts)
+     * @return {@code true} when one of its attempts committed
+     */
+    public synchronized boolean committedIn(TraceContext retried) {
+        return committed != null && attemptUnder(committed, retried) >= 0;
+    }
+
+    /**
+     * Whether the transaction running in {@code context} must not commit: it belongs to another
+     * attempt of a retried call one of whose attempts already committed the execution's writes.
+     *
+     * @param context the trace context the transaction runs in
+     * @return {@code true} to refuse the commit
+     */
+    public synchronized boolean isRepeatedAttempt(TraceContext context) {
+        if (committed == null) {
+            return false;
+        }
+        for (TraceContext attempt = context; attempt != null; attempt = attempt.attemptsOf()) {
+            TraceContext retried = attempt.attemptsOf();
+            if (retried != null) {
+                int committedUnder = attemptUnder(committed, retried);
+                if (committedUnder >= 0 && committedUnder != attempt.attempt()) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** The number, under {@code retried}, of the attempt {@code context} runs in; -1 when outside it. */
+    private static int attemptUnder(TraceContext context, TraceContext retried) {
+        for (TraceContext attempt = context; attempt != null; attempt = attempt.attemptsOf()) {
+            if (attempt.attemptsOf() == retried) {
+                return attempt.attempt();
+            }
+        }
+        return -1;
     }
 
     @Override

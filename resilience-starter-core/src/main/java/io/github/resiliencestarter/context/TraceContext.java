@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class TraceContext {
 
-    private static final TraceContext EMPTY = new TraceContext(null, null, null, 0, null, null);
+    private static final TraceContext EMPTY = new TraceContext(null, null, null, 0, null, null, null);
 
     private final @Nullable String traceId;
 
@@ -26,15 +26,20 @@ public final class TraceContext {
 
     private final @Nullable String callerScope;
 
+    /** The context whose attempts this one numbers ({@link #withAttempt}), or {@code null}. */
+    private final @Nullable TraceContext attemptsOf;
+
     /**
      * This context's first-attempt copy, made once: most calls succeed at once, so a retry's first
      * attempt reuses it instead of allocating. A racy cache of an immutable value (final fields).
      */
     private @Nullable TraceContext firstAttempt;
 
+
     private TraceContext(@Nullable String traceId, @Nullable Deadline deadline,
             @Nullable IdempotentExecution idempotentExecution, int attempt, @Nullable FailedTargets failedTargets,
-            @Nullable String callerScope) {
+            @Nullable String callerScope, @Nullable TraceContext attemptsOf) {
+        this.attemptsOf = attemptsOf;
         this.traceId = traceId;
         this.deadline = deadline;
         this.idempotentExecution = idempotentExecution;
@@ -105,7 +110,8 @@ public final class TraceContext {
      * @return the new snapshot
      */
     public TraceContext withTraceId(String newTraceId) {
-        return new TraceContext(newTraceId, deadline, idempotentExecution, attempt, failedTargets, callerScope);
+        return new TraceContext(newTraceId, deadline, idempotentExecution, attempt, failedTargets, callerScope,
+                attemptsOf);
     }
 
     /**
@@ -117,7 +123,8 @@ public final class TraceContext {
     public TraceContext withDeadline(@Nullable Deadline newDeadline) {
         Deadline effective = Deadline.earlierOf(deadline, newDeadline);
         return effective == deadline ? this
-                : new TraceContext(traceId, effective, idempotentExecution, attempt, failedTargets, callerScope);
+                : new TraceContext(traceId, effective, idempotentExecution, attempt, failedTargets, callerScope,
+                        attemptsOf);
     }
 
     /**
@@ -128,7 +135,8 @@ public final class TraceContext {
      */
     public TraceContext withoutDeadline() {
         return deadline == null ? this
-                : new TraceContext(traceId, null, idempotentExecution, attempt, failedTargets, callerScope);
+                : new TraceContext(traceId, null, idempotentExecution, attempt, failedTargets, callerScope,
+                        attemptsOf);
     }
 
     /**
@@ -138,7 +146,7 @@ public final class TraceContext {
      * @return the new snapshot
      */
     public TraceContext withIdempotentExecution(IdempotentExecution execution) {
-        return new TraceContext(traceId, deadline, execution, attempt, failedTargets, callerScope);
+        return new TraceContext(traceId, deadline, execution, attempt, failedTargets, callerScope, attemptsOf);
     }
 
     /**
@@ -154,12 +162,12 @@ public final class TraceContext {
         if (newAttempt == 1) {
             TraceContext first = firstAttempt;
             if (first == null) {
-                first = new TraceContext(traceId, deadline, idempotentExecution, 1, failedTargets, callerScope);
+                first = new TraceContext(traceId, deadline, idempotentExecution, 1, failedTargets, callerScope, this);
                 firstAttempt = first;
             }
             return first;
         }
-        return new TraceContext(traceId, deadline, idempotentExecution, newAttempt, failedTargets, callerScope);
+        return new TraceContext(traceId, deadline, idempotentExecution, newAttempt, failedTargets, callerScope, this);
     }
 
     /**
@@ -179,7 +187,7 @@ public final class TraceContext {
      * @return the new snapshot
      */
     public TraceContext withFailedTargets(FailedTargets targets) {
-        return new TraceContext(traceId, deadline, idempotentExecution, attempt, targets, callerScope);
+        return new TraceContext(traceId, deadline, idempotentExecution, attempt, targets, callerScope, attemptsOf);
     }
 
     /**
@@ -202,7 +210,18 @@ public final class TraceContext {
      */
     public TraceContext withCallerScope(String scope) {
         return scope.equals(callerScope) ? this
-                : new TraceContext(traceId, deadline, idempotentExecution, attempt, failedTargets, scope);
+                : new TraceContext(traceId, deadline, idempotentExecution, attempt, failedTargets, scope, attemptsOf);
+    }
+
+    /**
+     * The context of the retried call this attempt belongs to: the one {@link #withAttempt} was
+     * called on. Attempts of one call share it; an attempt of a retry nested inside another has
+     * its own.
+     *
+     * @return that context, or {@code null} outside a retried call
+     */
+    public @Nullable TraceContext attemptsOf() {
+        return attemptsOf;
     }
 
     @Override

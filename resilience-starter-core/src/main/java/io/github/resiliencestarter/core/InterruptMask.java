@@ -37,7 +37,7 @@ public final class InterruptMask {
             entered.depth++;
             // a flag set before the section is held too, so the client never sees it
             if (Thread.interrupted()) {
-                entered.pending = true;
+                entered.pending++;
             }
             return entered;
         });
@@ -49,7 +49,7 @@ public final class InterruptMask {
                 if (section == null || --section.depth > 0) {
                     return section;
                 }
-                deliver[0] = section.pending || Thread.interrupted();
+                deliver[0] = section.pending > 0 || Thread.interrupted();
                 return null;
             });
             if (deliver[0]) {
@@ -62,14 +62,31 @@ public final class InterruptMask {
      * Interrupts {@code target} now, or when its current section ends.
      *
      * @param target the thread to interrupt
+     * @return {@code true} when the interrupt is held for the end of a section
      */
-    public static void interrupt(Thread target) {
+    public static boolean interrupt(Thread target) {
+        boolean[] held = new boolean[1];
         // delivered while the thread's entry is locked, so a section cannot begin between the check and the interrupt
         MASKED.compute(target, (thread, section) -> {
             if (section == null) {
                 thread.interrupt();
             } else {
-                section.pending = true;
+                section.pending++;
+                held[0] = true;
+            }
+            return section;
+        });
+        return held[0];
+    }
+
+    /**
+     * Takes back one interrupt held for the calling thread's section: its sender (a timeout that
+     * the work outlived) has ended the work it was for, so it must not reach the thread later.
+     */
+    public static void withdraw() {
+        MASKED.computeIfPresent(Thread.currentThread(), (thread, section) -> {
+            if (section.pending > 0) {
+                section.pending--;
             }
             return section;
         });
@@ -84,11 +101,11 @@ public final class InterruptMask {
         return MASKED.containsKey(Thread.currentThread());
     }
 
-    /** One thread's section: how deeply nested, and whether an interrupt waits for its end. */
+    /** One thread's section: how deeply nested, and how many interrupts wait for its end. */
     private static final class Section {
 
         private int depth;
 
-        private boolean pending;
+        private int pending;
     }
 }

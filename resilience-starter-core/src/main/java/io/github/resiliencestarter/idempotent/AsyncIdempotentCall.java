@@ -133,6 +133,13 @@ final class AsyncIdempotentCall<T> {
         // cancelling the caller's result (a timeout, a client gone) reaches the work itself
         Stages.cancelling(result, stage);
         stage.whenComplete((value, failure) -> {
+            if (stage.isCancelled()) {
+                // a cancelled future says nothing of the work behind it, which may still run: the
+                // claim is not released but left to lapse with its lease (the deadline plus the margin)
+                kept.close();
+                result.cancel(false);
+                return;
+            }
             if (failure != null) {
                 Throwable cause = Causes.unwrapAsync(failure);
                 executor.settlement.settleAsync(IdempotentExecutor.failureSettlement(call, execution, lease, cause), kept)

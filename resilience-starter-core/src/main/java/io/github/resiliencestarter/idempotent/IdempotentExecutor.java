@@ -61,7 +61,7 @@ public final class IdempotentExecutor {
         this.observer = builder.observer;
         this.time = builder.time;
         this.leases = time == TimeSource.SYSTEM ? LeaseKeeper.shared() : new LeaseKeeper(time);
-        this.settlement = new Settlement(store, leases, time);
+        this.settlement = new Settlement(store, leases);
         this.retryAfter = new RetryAfterEstimate(time);
     }
 

@@ -168,6 +168,15 @@ abstract class TransactionalIdempotencyTest {
     }
 
     @Test
+    void RP1_aRetryThatBeganAfterTheCommitRetriesAndCommitsItsOwnWrites() {
+        String orderNo = "D-" + run;
+        // the save commits with the key, then a downstream call retries: it is not the save repeated
+        assertThat(orders.saveThenCallAFlakyDownstream(orderNo)).isEqualTo("downstream ok on attempt 2");
+        assertThat(saves(orderNo)).isEqualTo(1);
+        assertThat(saves("audit-" + orderNo)).isEqualTo(1);
+    }
+
+    @Test
     void allAnnotationsMeetInTheDesignOrderAndEachAttemptHasItsOwnTransaction() {
         String orderNo = "O-" + run;
         String result = orders.createWithEverything(orderNo);
@@ -198,7 +207,34 @@ abstract class TransactionalIdempotencyTest {
         }
     }
 
+    /** A downstream call with retries of its own, auditing in its own transaction once it succeeds. */
+    static class FlakyDownstream {
+
+        private final AtomicInteger calls = new AtomicInteger();
+
+        @Autowired
+        private SaveWriter writer;
+
+        @Retry(maxAttempts = 3, idempotent = true)
+        public String call(String orderNo) {
+            if (calls.incrementAndGet() % 2 == 1) {
+                throw new RetryableException("DOWNSTREAM", "503 from the downstream");
+            }
+            writer.save("audit-" + orderNo);
+            return "downstream ok on attempt " + TraceContextHolder.current().attempt();
+        }
+    }
+
     static class OrderService {
+
+        @Autowired
+        private FlakyDownstream downstream;
+
+        @Idempotent(key = "#orderNo", name = "IP6_SAVE_THEN_CALL")
+        public String saveThenCallAFlakyDownstream(String orderNo) {
+            writer.save(orderNo);
+            return downstream.call(orderNo);
+        }
 
         private final JdbcTemplate jdbc;
 
@@ -284,7 +320,7 @@ abstract class TransactionalIdempotencyTest {
 
     @SpringBootConfiguration
     @EnableAutoConfiguration
-    @Import({OrderService.class, SaveWriter.class})
+    @Import({OrderService.class, SaveWriter.class, FlakyDownstream.class})
     static class App {
 
         @Bean

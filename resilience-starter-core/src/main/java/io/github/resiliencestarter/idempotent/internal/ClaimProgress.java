@@ -5,6 +5,7 @@ import io.github.resiliencestarter.context.TimeSource;
 import io.github.resiliencestarter.idempotent.ClaimResult;
 import io.github.resiliencestarter.idempotent.IdempotencyConfig;
 import io.github.resiliencestarter.idempotent.IdempotencyRecord;
+import io.github.resiliencestarter.idempotent.IdempotencyRecordCorruptedException;
 import io.github.resiliencestarter.idempotent.IdempotencyStatus;
 import io.github.resiliencestarter.idempotent.InProgressStrategy;
 import org.jspecify.annotations.Nullable;
@@ -64,8 +65,14 @@ public final class ClaimProgress {
      * @return {@link ClaimStep#RUN} when owned, else what {@link #examine} says of the record found
      */
     public ClaimStep afterClaim(ClaimResult claim) {
+        if (claim.owned()) {
+            return ClaimStep.RUN;
+        }
         IdempotencyRecord existing = claim.existing();
-        return claim.owned() || existing == null ? ClaimStep.RUN : examine(existing);
+        if (existing == null) {
+            throw new IdempotencyRecordCorruptedException("the store reported a key held without its record", null);
+        }
+        return examine(existing);
     }
 
     /**

@@ -1,6 +1,9 @@
 package io.github.resiliencestarter.idempotent.internal;
 
 import io.github.resiliencestarter.context.TimeSource;
+import io.github.resiliencestarter.context.TraceContext;
+import io.github.resiliencestarter.context.TraceContextHolder;
+import io.github.resiliencestarter.context.TraceScope;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -142,7 +145,8 @@ public final class LeaseKeeper {
     }
 
     private void extend(Lease lease, long extensionMillis, long now) {
-        try {
+        // whatever context a pool thread inherited (the TTL agent), an extension serves no request
+        try (TraceScope none = TraceContextHolder.open(TraceContext.empty())) {
             if (lease.store.extendLease(lease.key, lease.owner, extensionMillis)) {
                 lease.lastExtended = now;
             } else {

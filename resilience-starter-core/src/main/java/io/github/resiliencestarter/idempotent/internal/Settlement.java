@@ -1,6 +1,5 @@
 package io.github.resiliencestarter.idempotent.internal;
 
-import io.github.resiliencestarter.context.TimeSource;
 import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.context.TraceScope;
 import io.github.resiliencestarter.core.InterruptMask;
@@ -48,8 +47,6 @@ public final class Settlement {
     private final IdempotencyStore store;
 
     private final LeaseKeeper leases;
-
-    private final TimeSource time;
 
     private final Executor threads;
 
@@ -110,17 +107,11 @@ public final class Settlement {
      *
      * @param store the store
      * @param leases the keeper that keeps a claim's lease while its settlement is retried
-     * @param time the time source that measures the settle limit
      */
-    public Settlement(IdempotencyStore store, LeaseKeeper leases, TimeSource time) {
-        this(store, leases, time, SHARED_THREADS);
-    }
-
-    Settlement(IdempotencyStore store, LeaseKeeper leases, TimeSource time, Executor threads) {
+    public Settlement(IdempotencyStore store, LeaseKeeper leases) {
         this.store = store;
         this.leases = leases;
-        this.time = time;
-        this.threads = threads;
+        this.threads = SHARED_THREADS;
     }
 
     /**
@@ -134,7 +125,8 @@ public final class Settlement {
     public Result settle(Command command, LeaseKeeper.Lease lease) {
         Result first = attempt(command);
         if (first == Result.DEFERRED) {
-            long giveUpAt = time.nanoTime() + TimeUnit.MILLISECONDS.toNanos(command.limitMillis());
+            // the waits between tries are real, so is the limit (not an injected test clock)
+            long giveUpAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(command.limitMillis());
             LeaseKeeper.Lease kept = lease.isKept() ? lease.keepFor(command.limitMillis())
                     : leases.keep(store, command.key(), command.owner(), command.leaseMillis(), command.limitMillis());
             retryLater(command, kept, giveUpAt, FIRST_RETRY_MILLIS, new AtomicInteger(1));
@@ -192,7 +184,7 @@ public final class Settlement {
                 return;
             }
             long next = Math.min(MAX_RETRY_MILLIS, delayMillis * 2);
-            if (time.nanoTime() + TimeUnit.MILLISECONDS.toNanos(next) - giveUpAt < 0) {
+            if (System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(next) - giveUpAt < 0) {
                 retryLater(command, lease, giveUpAt, next, tries);
                 return;
             }

@@ -3,6 +3,7 @@ package io.github.resiliencestarter.idempotent.jdbc;
 import io.github.resiliencestarter.context.Deadline;
 import io.github.resiliencestarter.context.IdempotentExecution;
 import io.github.resiliencestarter.context.TimeSource;
+import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.core.InvalidSettingException;
 import io.github.resiliencestarter.idempotent.Claim;
@@ -138,7 +139,8 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
                 + " lease_expire_time, expire_time, response_data, response_type, create_time FROM " + table
                 + " WHERE idempotency_key = ?";
         this.deleteExpired = "DELETE FROM " + table + " WHERE idempotency_key = ? AND expire_time = ?";
-        this.takeOver = "UPDATE " + table + " SET owner_token = ?, lease_expire_time = ? WHERE idempotency_key = ?"
+        this.takeOver = "UPDATE " + table + " SET owner_token = ?, lease_expire_time = ?, expire_time = ?"
+                + " WHERE idempotency_key = ?"
                 + " AND status = " + inProgress + " AND owner_token = ? AND lease_expire_time = ?";
         this.completeOwned = "UPDATE " + table + " SET status = '" + IdempotencyStatus.COMPLETED.name()
                 + "', response_data = ?, response_type = ?, expire_time = ? WHERE idempotency_key = ?"
@@ -200,12 +202,14 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
                 // an expired lease is taken over only by the same payload; another gets the record (422)
                 if (existing.isLeaseExpired(now) && existing.fingerprint().equals(claim.fingerprint())) {
                     long lease = now + claim.leaseMillis();
+                    // the new owner's row lives for a full time to live from now, as a fresh claim's does
                     int taken = jdbc.update(takeOver, ps -> {
                         ps.setString(1, claim.ownerToken());
                         ps.setLong(2, lease);
-                        ps.setString(3, key);
-                        ps.setString(4, existing.ownerToken());
-                        ps.setLong(5, existing.leaseExpiresAt());
+                        ps.setLong(3, now + claim.ttlMillis());
+                        ps.setString(4, key);
+                        ps.setString(5, existing.ownerToken());
+                        ps.setLong(6, existing.leaseExpiresAt());
                     });
                     if (taken == 1) {
                         return ClaimResult.takenOver();
@@ -263,14 +267,14 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
         if (!TransactionSynchronizationManager.isSynchronizationActive()) {
             return;
         }
-        int attempt = TraceContextHolder.current().attempt();
-        int committed = execution.committedAttempt();
-        if (committed != IdempotentExecution.NONE_COMMITTED && committed != attempt) {
-            // a later attempt of an execution whose writes already committed must not commit its own too
+        TraceContext context = TraceContextHolder.current();
+        if (execution.isRepeatedAttempt(context)) {
+            // another attempt of the same retried call committed the execution's writes: not these too
+            int committed = execution.committedAttempt();
             TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
                 @Override
                 public void beforeCommit(boolean readOnly) {
-                    throw new IdempotentAttemptCommittedException(committed, attempt);
+                    throw new IdempotentAttemptCommittedException(committed, context.attempt());
                 }
             });
             return;
@@ -290,7 +294,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
             @Override
             public void afterCompletion(int status) {
                 if (status == STATUS_COMMITTED) {
-                    execution.recordCommit(attempt);
+                    execution.recordCommit(context);
                 } else {
                     markedOwners.remove(execution.ownerToken());
                 }

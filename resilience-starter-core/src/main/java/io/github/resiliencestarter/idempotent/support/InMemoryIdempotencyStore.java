@@ -72,7 +72,8 @@ public class InMemoryIdempotencyStore implements IdempotencyStore {
             if (current.isLeaseExpired(now) && current.fingerprint().equals(claim.fingerprint())) {
                 result.set(ClaimResult.takenOver());
                 return new IdempotencyRecord(k, current.name(), current.fingerprint(), IdempotencyStatus.IN_PROGRESS,
-                        claim.ownerToken(), now + claim.leaseMillis(), current.expiresAt(), null, current.createdAt());
+                        claim.ownerToken(), now + claim.leaseMillis(), now + claim.ttlMillis(), null,
+                        current.createdAt());
             }
             result.set(ClaimResult.exists(current));
             return current;

@@ -114,7 +114,7 @@ public final class AsyncRetry<T> {
             earlier.addAll(otherFailures);
         }
         RetryDecision decision = engine.decider.decide(attempt, failure, value, previousDelay, started,
-                outer.deadline(), engine.random(), outer.idempotentExecution());
+                outer.deadline(), engine.random(), outer);
         if (decision == RetryDecision.ACCEPT) {
             if (hedgeDecided) {
                 engine.observer.onHedgeWon(engine.operation, winner);

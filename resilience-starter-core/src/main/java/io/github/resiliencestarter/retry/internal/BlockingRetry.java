@@ -80,7 +80,7 @@ public final class BlockingRetry {
                 }
             }
             RetryDecision decision = engine.decider.decide(attempts, failure, result, previousDelay, started, deadline,
-                    rnd, outer.idempotentExecution());
+                    rnd, outer);
             if (decision == RetryDecision.ACCEPT) {
                 if (hedgeDecided) {
                     engine.observer.onHedgeWon(engine.operation, decisive);

@@ -3,6 +3,7 @@ package io.github.resiliencestarter.retry.internal;
 import io.github.resiliencestarter.context.Deadline;
 import io.github.resiliencestarter.context.IdempotentExecution;
 import io.github.resiliencestarter.context.TimeSource;
+import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.retry.RetryClassifier;
 import io.github.resiliencestarter.retry.RetryConfig;
 import io.github.resiliencestarter.retry.RetryOutcome;
@@ -43,18 +44,20 @@ public final class RetryDecider {
      * @param started when the attempt (or round) started, for its duration against the deadline
      * @param deadline the call's deadline, or {@code null}
      * @param rnd the random source of back-off and jitter
-     * @param execution the idempotent execution the retries run in, or {@code null}
+     * @param retried the context the call's attempts are numbered in: its idempotent execution
+     *     says whether one of them committed its writes
      * @return what follows
      */
     public RetryDecision decide(int attempt, @Nullable Throwable failure, @Nullable Object result, long previousDelay,
-            long started, @Nullable Deadline deadline, RandomGenerator rnd, @Nullable IdempotentExecution execution) {
+            long started, @Nullable Deadline deadline, RandomGenerator rnd, TraceContext retried) {
         if (isAcceptable(failure, result)) {
             return RetryDecision.ACCEPT;
         }
         if (failure != null && !isRetryable(failure)) {
             return new RetryDecision(RetryStop.NOT_RETRYABLE, 0, whyNotRetryable(failure));
         }
-        if (execution != null && execution.committedAttempt() != IdempotentExecution.NONE_COMMITTED) {
+        IdempotentExecution execution = retried.idempotentExecution();
+        if (execution != null && execution.committedIn(retried)) {
             // the writes of the execution are in: a retry would commit them a second time
             return RetryDecision.stop(RetryStop.COMMITTED);
         }

@@ -166,6 +166,9 @@ public final class InterruptTimer implements AutoCloseable {
         @SuppressWarnings("unused") // through STATE
         private volatile int state;
 
+        /** Whether the interrupt was held by an uninterruptible section of the target; read after INTERRUPTED. */
+        private boolean held;
+
         /** The next ticket armed before this one, until the timer thread takes them in. */
         private @Nullable Ticket next;
 
@@ -196,7 +199,7 @@ public final class InterruptTimer implements AutoCloseable {
          */
         public void fire() {
             if (STATE.compareAndSet(this, RUNNING, INTERRUPTING)) {
-                InterruptMask.interrupt(target);
+                held = InterruptMask.interrupt(target);
                 state = INTERRUPTED;
             }
         }
@@ -213,6 +216,10 @@ public final class InterruptTimer implements AutoCloseable {
             }
             while (state == INTERRUPTING) {
                 Thread.onSpinWait();
+            }
+            if (held) {
+                // still held by a section the thread is in: it must not arrive once the section ends
+                InterruptMask.withdraw();
             }
             Thread.interrupted();
             return false;

@@ -27,5 +27,6 @@ if not fingerprint_end or string.sub(rest, created_end + 1, fingerprint_end - 1)
   -- another payload: the caller refuses it (422), the crashed owner's record stays
   return record
 end
-redis.call('SET', KEYS[1], 'P\n' .. ARGV[1] .. '\n' .. (now + tonumber(ARGV[2])) .. '\n' .. rest, 'KEEPTTL')
+-- the new owner's record lives for a full time to live from now, as a fresh claim's does
+redis.call('SET', KEYS[1], 'P\n' .. ARGV[1] .. '\n' .. (now + tonumber(ARGV[2])) .. '\n' .. rest, 'PX', tonumber(ARGV[3]))
 return '2'

@@ -3,5 +3,8 @@ local kept = owned_by(ARGV[1])
 if not kept then
   return 0
 end
-redis.call('SET', KEYS[1], 'P\n' .. ARGV[1] .. '\n' .. (now_ms() + tonumber(ARGV[2])) .. '\n' .. kept, 'KEEPTTL')
+local lease = tonumber(ARGV[2])
+-- the record keeps its time to live, but never ends before the lease it now holds
+local ttl = math.max(redis.call('PTTL', KEYS[1]), lease)
+redis.call('SET', KEYS[1], 'P\n' .. ARGV[1] .. '\n' .. (now_ms() + lease) .. '\n' .. kept, 'PX', ttl)
 return 1

@@ -40,11 +40,12 @@ public class LockedMapIdempotencyStore implements IdempotencyStore {
                     now + claim.ttlMillis(), null, now));
             return ClaimResult.claimed();
         }
-        if (live.isLeaseExpired(now)) {
-            // the previous owner stopped extending its lease: take its claim over, keep its expiry
+        if (live.isLeaseExpired(now) && live.fingerprint().equals(claim.fingerprint())) {
+            // the previous owner stopped extending its lease: the same payload takes its claim over
+            // (another payload gets the record back and is refused with 422)
             records.put(claim.key(), new IdempotencyRecord(live.key(), live.name(), live.fingerprint(),
-                    IdempotencyStatus.IN_PROGRESS, claim.ownerToken(), now + claim.leaseMillis(), live.expiresAt(),
-                    null, live.createdAt()));
+                    IdempotencyStatus.IN_PROGRESS, claim.ownerToken(), now + claim.leaseMillis(),
+                    now + claim.ttlMillis(), null, live.createdAt()));
             return ClaimResult.takenOver();
         }
         return ClaimResult.exists(live);

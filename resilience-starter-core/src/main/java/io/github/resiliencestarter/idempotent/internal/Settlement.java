@@ -179,8 +179,9 @@ public final class Settlement {
             int made = tries.incrementAndGet();
             if (result != Result.DEFERRED) {
                 lease.close();
-                log.info("The {} of {} was recorded after {} tries{}", command.what(), command.operation(), made,
-                        result == Result.LOST ? ", but its claim had been taken over" : "");
+                log.info("The {} of {} ended after {} tries{}", command.what(), command.operation(), made,
+                        result == Result.LOST ? ": the record was no longer this execution's (an earlier try whose"
+                                + " answer was lost wrote it, or the claim was taken over)" : "");
                 return;
             }
             long next = Math.min(MAX_RETRY_MILLIS, delayMillis * 2);

@@ -6,6 +6,7 @@ import io.github.resiliencestarter.idempotent.IdempotencyConfig;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.idempotent.InProgressStrategy;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyStore;
+import io.github.resiliencestarter.idempotent.jdbc.JdbcTableName;
 import io.github.resiliencestarter.idempotent.support.InMemoryIdempotencyStore;
 import io.github.resiliencestarter.idempotent.support.NearCacheIdempotencyStore;
 import io.github.resiliencestarter.spring.idempotent.RequestHeaders;
@@ -244,7 +245,7 @@ public class IdempotencyProperties implements Validator {
     public void validate(Object target, Errors errors) {
         PropertyChecks checks = PropertyChecks.reportingTo(errors);
         checks.check("", this::toConfig);
-        checks.check("jdbc.", () -> JdbcIdempotencyStore.checkTableName(jdbc.getTable()));
+        checks.check("jdbc.", () -> JdbcTableName.check(jdbc.getTable()));
         if (nearCache.isEnabled()) {
             if (!ClassUtils.isPresent(NearCache.CAFFEINE, null)) {
                 errors.rejectValue("near-cache.enabled", "missing", "needs Caffeine on the classpath: add "

@@ -7,6 +7,7 @@ import io.github.resiliencestarter.idempotent.Claim;
 import io.github.resiliencestarter.idempotent.ClaimResult;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencySchema;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyStore;
+import io.github.resiliencestarter.idempotent.jdbc.JdbcTableName;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -76,7 +77,7 @@ public final class ClaimGrowth {
         if (table.equals(JdbcIdempotencyStore.DEFAULT_TABLE)) {
             throw new IllegalArgumentException("use a table of your own: others' tests share " + table);
         }
-        JdbcIdempotencyStore.checkTableName(table);
+        JdbcTableName.check(table);
 
         try (HikariDataSource dataSource = new HikariDataSource()) {
             dataSource.setJdbcUrl(GrowthEnv.required("RESILIENCE_TEST_JDBC_URL"));

@@ -5,7 +5,6 @@ import io.github.resiliencestarter.context.IdempotentExecution;
 import io.github.resiliencestarter.context.TimeSource;
 import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
-import io.github.resiliencestarter.core.InvalidSettingException;
 import io.github.resiliencestarter.idempotent.Claim;
 import io.github.resiliencestarter.idempotent.ClaimResult;
 import io.github.resiliencestarter.idempotent.Completion;
@@ -106,19 +105,6 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
     private final String extendOwned;
 
     /**
-     * Checks a table name before it is put into SQL.
-     *
-     * @param table letters, digits and underscores, not starting with a digit, at most 64 characters
-     * @throws InvalidSettingException naming {@code table}
-     */
-    public static void checkTableName(String table) {
-        if (table == null || !table.matches("[A-Za-z_][A-Za-z0-9_]{0,63}")) {
-            throw new InvalidSettingException("table", "must be letters, digits and underscores, not starting "
-                    + "with a digit, at most 64 characters", table);
-        }
-    }
-
-    /**
      * Creates the store.
      *
      * @param dataSource the database
@@ -129,7 +115,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
      */
     public JdbcIdempotencyStore(DataSource dataSource, @Nullable PlatformTransactionManager transactionManager,
             String table, TimeSource time) {
-        checkTableName(table);
+        JdbcTableName.check(table);
         this.jdbc = new BudgetBoundJdbcTemplate(dataSource);
         this.dataSource = dataSource;
         this.table = table;

@@ -148,22 +148,8 @@ class SettlementThroughFaultsTest {
     @Test
     void IP6_redisAwayFor3sAtTheCompletion_theKeyExecutesOnceAndTheOtherNodesDuplicatesReplay() throws Throwable {
         FaultProxy proxy = proxyTo(redisServer());
-        IdempotentExecutor node = executor(redisThrough(proxy, Duration.ofMillis(500)));
-        IdempotentExecutor otherNode = executor(StoreFixtures.redisStore());
-        String key = "idem:fault:" + UUID.randomUUID();
-        // a lease longer than the outage (and the client's reconnection): the claim outlives it
-        IdempotencyConfig config = IdempotencyConfig.custom().lease(Duration.ofSeconds(30)).build();
-        proxy.onClientSending(COMPLETION, FaultProxy.Fault.RESET, Duration.ofSeconds(3));
-
-        IdempotentResult<String> first = node.execute(call(key, config), () -> execute(key));
-
-        assertThat(first.value()).isEqualTo("first");
-        assertThat(proxy.triggered()).as("the reset hit the completion").isEqualTo(1);
-        assertThat(outcomes).contains(IdempotencyOutcome.STORE_ERROR);
-        // without a retried completion the key would stay in progress until its lease ends, then run again
-        assertDuplicatesEndWithTheFirstResult(otherNode, key, config, Duration.ofSeconds(15));
-        assertThat(StoreFixtures.redisStore().find(key).status()).isEqualTo(IdempotencyStatus.COMPLETED);
-        assertThat(effectsOf(key)).isEqualTo(1);
+        assertOneEffectThroughA3sOutageAtTheCompletion(proxy, redisThrough(proxy, Duration.ofMillis(500)),
+                StoreFixtures.redisStore(), COMPLETION);
     }
 
     @Test
@@ -225,19 +211,32 @@ class SettlementThroughFaultsTest {
     @Test
     void IP6_mariaDbAwayFor3sAtTheCompletion_theKeyExecutesOnceAndTheOtherNodesDuplicatesReplay() throws Throwable {
         FaultProxy proxy = proxyTo(mariaDbServer());
-        IdempotentExecutor node = executor(mariaDbThrough(proxy));
-        IdempotentExecutor otherNode = executor(StoreFixtures.mysqlStore());
-        String key = "idem:fault:" + UUID.randomUUID();
-        IdempotencyConfig config = IdempotencyConfig.custom().lease(Duration.ofSeconds(30)).build();
         // the completion is the only statement that names this state
-        proxy.onClientSending("'COMPLETED'", FaultProxy.Fault.RESET, Duration.ofSeconds(3));
+        assertOneEffectThroughA3sOutageAtTheCompletion(proxy, mariaDbThrough(proxy), StoreFixtures.mysqlStore(),
+                "'COMPLETED'");
+    }
+
+    /**
+     * The store resets and refuses connections for 3 s the moment the completion leaves: the first
+     * caller is answered, the other node's duplicates end with the first result, one effect.
+     */
+    private void assertOneEffectThroughA3sOutageAtTheCompletion(FaultProxy proxy, IdempotencyStore throughProxy,
+            IdempotencyStore direct, String completionMarker) throws Throwable {
+        IdempotentExecutor node = executor(throughProxy);
+        IdempotentExecutor otherNode = executor(direct);
+        String key = "idem:fault:" + UUID.randomUUID();
+        // a lease longer than the outage (and the client's reconnection): the claim outlives it
+        IdempotencyConfig config = IdempotencyConfig.custom().lease(Duration.ofSeconds(30)).build();
+        proxy.onClientSending(completionMarker, FaultProxy.Fault.RESET, Duration.ofSeconds(3));
 
         IdempotentResult<String> first = node.execute(call(key, config), () -> execute(key));
 
         assertThat(first.value()).isEqualTo("first");
-        assertThat(proxy.triggered()).isEqualTo(1);
+        assertThat(proxy.triggered()).as("the reset hit the completion").isEqualTo(1);
+        assertThat(outcomes).contains(IdempotencyOutcome.STORE_ERROR);
+        // without a retried completion the key would stay in progress until its lease ends, then run again
         assertDuplicatesEndWithTheFirstResult(otherNode, key, config, Duration.ofSeconds(15));
-        assertThat(StoreFixtures.mysqlStore().find(key).status()).isEqualTo(IdempotencyStatus.COMPLETED);
+        assertThat(direct.find(key).status()).isEqualTo(IdempotencyStatus.COMPLETED);
         assertThat(effectsOf(key)).isEqualTo(1);
     }
 

@@ -92,15 +92,6 @@ public final class InterruptMask {
         });
     }
 
-    /**
-     * Whether the calling thread is inside a section.
-     *
-     * @return {@code true} inside {@link #uninterruptibly(Supplier)}
-     */
-    public static boolean isMasked() {
-        return MASKED.containsKey(Thread.currentThread());
-    }
-
     /** One thread's section: how deeply nested, and how many interrupts wait for its end. */
     private static final class Section {
 

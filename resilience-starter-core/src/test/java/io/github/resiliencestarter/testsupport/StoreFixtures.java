@@ -33,14 +33,23 @@ public final class StoreFixtures {
      */
     public static synchronized LettuceConnectionFactory redisConnectionFactory() {
         if (redisFactory == null) {
-            URI uri = URI.create(RealServers.redisUrl());
-            LettuceConnectionFactory factory = new LettuceConnectionFactory(
-                    new RedisStandaloneConfiguration(uri.getHost(), uri.getPort()));
+            LettuceConnectionFactory factory = newRedisConnectionFactory();
             factory.afterPropertiesSet();
             factory.start();
             redisFactory = factory;
         }
         return redisFactory;
+    }
+
+    /**
+     * A connection factory on the real Redis of the caller's own, not yet initialised: a bean of a
+     * test's context, which starts and destroys it (never the shared one, which others still use).
+     *
+     * @return the factory
+     */
+    public static LettuceConnectionFactory newRedisConnectionFactory() {
+        URI uri = URI.create(RealServers.redisUrl());
+        return new LettuceConnectionFactory(new RedisStandaloneConfiguration(uri.getHost(), uri.getPort()));
     }
 
     /**

@@ -7,6 +7,7 @@ import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.idempotent.InProgressStrategy;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyStore;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcTableName;
+import io.github.resiliencestarter.idempotent.redis.RedisReplicaAcks;
 import io.github.resiliencestarter.idempotent.support.InMemoryIdempotencyStore;
 import io.github.resiliencestarter.idempotent.support.NearCacheIdempotencyStore;
 import io.github.resiliencestarter.spring.idempotent.RequestHeaders;
@@ -95,6 +96,8 @@ public class IdempotencyProperties implements Validator {
     private final Jdbc jdbc = new Jdbc();
 
     private final NearCache nearCache = new NearCache();
+
+    private final Redis redis = new Redis();
 
     public List<String> getReplayHeaders() {
         return replayHeaders;
@@ -220,6 +223,10 @@ public class IdempotencyProperties implements Validator {
         return jdbc;
     }
 
+    public Redis getRedis() {
+        return redis;
+    }
+
     public NearCache getNearCache() {
         return nearCache;
     }
@@ -246,6 +253,12 @@ public class IdempotencyProperties implements Validator {
         PropertyChecks checks = PropertyChecks.reportingTo(errors);
         checks.check("", this::toConfig);
         checks.check("jdbc.", () -> JdbcTableName.check(jdbc.getTable()));
+        checks.check("redis.", Map.of("replicas", "replica-acks", "timeout", "replica-ack-timeout"),
+                redis::toReplicaAcks);
+        if (redis.getReplicaAcks() > 0 && !ClassUtils.isPresent(Redis.LETTUCE, null)) {
+            errors.rejectValue("redis.replica-acks", "missing", "needs Lettuce (Spring Boot's default Redis "
+                    + "client): the acknowledgement is Redis' WAIT, which Spring Data Redis sends only through it");
+        }
         if (nearCache.isEnabled()) {
             if (!ClassUtils.isPresent(NearCache.CAFFEINE, null)) {
                 errors.rejectValue("near-cache.enabled", "missing", "needs Caffeine on the classpath: add "
@@ -253,6 +266,50 @@ public class IdempotencyProperties implements Validator {
             } else {
                 checks.check("near-cache.", () -> nearCache.wrap(new InMemoryIdempotencyStore()));
             }
+        }
+    }
+
+    /** The Redis store. */
+    public static class Redis {
+
+        /** Default wait for replica acknowledgements. */
+        public static final Duration DEFAULT_REPLICA_ACK_TIMEOUT = Duration.ofMillis(250);
+
+        static final String LETTUCE = "io.lettuce.core.api.async.RedisAsyncCommands";
+
+        /**
+         * Replicas that must acknowledge every claim, completion and lease extension (Redis' WAIT)
+         * before it counts; 0 waits for none. With 1 or more, a claim a failover could lose is refused
+         * (503) instead of run, and a master left without replicas refuses every write.
+         */
+        private int replicaAcks;
+
+        /** How long the master waits for those acknowledgements. */
+        private Duration replicaAckTimeout = DEFAULT_REPLICA_ACK_TIMEOUT;
+
+        public int getReplicaAcks() {
+            return replicaAcks;
+        }
+
+        public void setReplicaAcks(int replicaAcks) {
+            this.replicaAcks = replicaAcks;
+        }
+
+        public Duration getReplicaAckTimeout() {
+            return replicaAckTimeout;
+        }
+
+        public void setReplicaAckTimeout(Duration replicaAckTimeout) {
+            this.replicaAckTimeout = replicaAckTimeout;
+        }
+
+        /**
+         * The engine setting these properties describe.
+         *
+         * @return the acknowledgement each write waits for
+         */
+        public RedisReplicaAcks toReplicaAcks() {
+            return replicaAcks == 0 ? RedisReplicaAcks.NONE : new RedisReplicaAcks(replicaAcks, replicaAckTimeout);
         }
     }
 

@@ -7,6 +7,7 @@ import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyPurger;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencySchema;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyStore;
 import io.github.resiliencestarter.idempotent.redis.RedisIdempotencyStore;
+import io.github.resiliencestarter.idempotent.redis.RedisReplicaAcks;
 import io.github.resiliencestarter.idempotent.support.InMemoryIdempotencyStore;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
@@ -24,7 +25,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -55,9 +58,19 @@ final class IdempotencyStoreConfigurations {
     static class Redis {
 
         @Bean
-        RedisIdempotencyStore idempotencyStore(RedisConnectionFactory connectionFactory) {
-            log.info("Idempotency store: redis");
-            return new RedisIdempotencyStore(connectionFactory);
+        RedisIdempotencyStore idempotencyStore(RedisConnectionFactory connectionFactory,
+                IdempotencyProperties properties, Environment environment,
+                ObjectProvider<RedisClusterConfiguration> clusterConfiguration) {
+            RedisReplicaAcks acks = properties.getRedis().toReplicaAcks();
+            if (acks.required() && (environment.containsProperty("spring.data.redis.cluster.nodes")
+                    || clusterConfiguration.getIfAvailable() != null)) {
+                throw new IllegalStateException("resilience.idempotent.redis.replica-acks is not offered on Redis "
+                        + "Cluster: WAIT would reach some node, not the master of the key. Set it to 0, or use the "
+                        + "JDBC store where a failover must never duplicate (docs/idempotency.md).");
+            }
+            log.info(acks.required() ? "Idempotency store: redis, each write acknowledged by " + acks.replicas()
+                    + " replica(s) within " + acks.timeout().toMillis() + " ms" : "Idempotency store: redis");
+            return new RedisIdempotencyStore(connectionFactory, acks);
         }
     }
 

@@ -1,26 +1,29 @@
 package io.github.resiliencestarter.autoconfigure.idempotent;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.resiliencestarter.annotation.Idempotent;
+import io.github.resiliencestarter.annotation.Retry;
 import io.github.resiliencestarter.autoconfigure.ResilienceAutoConfiguration;
 import io.github.resiliencestarter.autoconfigure.retry.RetryAutoConfiguration;
-import io.github.resiliencestarter.annotation.Retry;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.springframework.http.ResponseEntity;
+import io.github.resiliencestarter.idempotent.Claim;
 import io.github.resiliencestarter.idempotent.IdempotencyConfig;
 import io.github.resiliencestarter.idempotent.IdempotencyKeys;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
+import io.github.resiliencestarter.idempotent.IdempotencyStoreException;
 import io.github.resiliencestarter.idempotent.IdempotentExecutor;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyPurger;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyStore;
 import io.github.resiliencestarter.idempotent.redis.RedisIdempotencyStore;
 import io.github.resiliencestarter.idempotent.support.InMemoryIdempotencyStore;
 import io.github.resiliencestarter.retry.RetryableException;
-import io.github.resiliencestarter.testsupport.StoreFixtures;
 import io.github.resiliencestarter.testsupport.BootLine;
+import io.github.resiliencestarter.testsupport.StoreFixtures;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -28,6 +31,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.http.ResponseEntity;
 
 @ExtendWith(OutputCaptureExtension.class)
 class IdempotencyAutoConfigurationTest {
@@ -65,6 +69,39 @@ class IdempotencyAutoConfigurationTest {
             assertThat(context).hasSingleBean(RedisIdempotencyStore.class);
             context.getBean(IdempotencyStore.class).ping();
         });
+    }
+
+    @Test
+    void I3_replicaAcksReachTheRedisStore_aMasterWithoutReplicasRefusesAndReleasesTheClaim() {
+        Claim claim = new Claim("idem:acks:" + UUID.randomUUID(), "Orders.create", "fp", "owner", 5_000, 60_000);
+        runner.withBean(RedisConnectionFactory.class, StoreFixtures::newRedisConnectionFactory)
+                .withPropertyValues("resilience.idempotent.redis.replica-acks=1",
+                        "resilience.idempotent.redis.replica-ack-timeout=50ms")
+                .run(context -> {
+                    IdempotencyStore store = context.getBean(IdempotencyStore.class);
+                    // the test server has no replica: WAIT answers 0
+                    assertThatThrownBy(() -> store.claim(claim)).isInstanceOf(IdempotencyStoreException.class)
+                            .hasMessageContaining("acknowledged by 0 of 1 replicas within 50 ms");
+                    assertThat(store.find(claim.key())).as("the refused claim was released").isNull();
+                });
+        runner.withBean(RedisConnectionFactory.class, StoreFixtures::newRedisConnectionFactory).run(context ->
+                assertThat(context.getBean(IdempotencyStore.class).claim(claim).owned()).isTrue());
+    }
+
+    @Test
+    void I3_aNegativeReplicaAckCountAZeroWaitOrAClusterFailsTheStartNamingTheProperty() {
+        runner.withPropertyValues("resilience.idempotent.redis.replica-acks=-1").run(context -> assertThat(context)
+                .hasFailed().getFailure().hasStackTraceContaining("resilience.idempotent.redis.replica-acks")
+                .hasStackTraceContaining("must be 0 or more"));
+        runner.withPropertyValues("resilience.idempotent.redis.replica-acks=1",
+                "resilience.idempotent.redis.replica-ack-timeout=0s").run(context -> assertThat(context)
+                        .hasFailed().getFailure()
+                        .hasStackTraceContaining("resilience.idempotent.redis.replica-ack-timeout")
+                        .hasStackTraceContaining("must be positive when replicas must acknowledge"));
+        runner.withBean(RedisConnectionFactory.class, StoreFixtures::newRedisConnectionFactory)
+                .withPropertyValues("resilience.idempotent.redis.replica-acks=1",
+                        "spring.data.redis.cluster.nodes=127.0.0.1:7000").run(context -> assertThat(context)
+                        .hasFailed().getFailure().hasStackTraceContaining("replica-acks is not offered on Redis Cluster"));
     }
 
     @Test

@@ -16,6 +16,9 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.RedisOperations;
+import org.springframework.data.redis.core.SessionCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
@@ -48,13 +51,26 @@ public class RedisIdempotencyStore implements IdempotencyStore {
 
     private final StringRedisTemplate redis;
 
+    private final RedisReplicaAcks acks;
+
     /**
-     * Creates the store.
+     * Creates the store; a write counts once the master answered.
      *
      * @param redis the template; its connection factory decides standalone, sentinel or cluster
      */
     public RedisIdempotencyStore(StringRedisTemplate redis) {
+        this(redis, RedisReplicaAcks.NONE);
+    }
+
+    /**
+     * Creates the store.
+     *
+     * @param redis the template; its connection factory decides standalone, sentinel or cluster
+     * @param acks the replicas each write waits for (Lettuce on a standalone or Sentinel master)
+     */
+    public RedisIdempotencyStore(StringRedisTemplate redis, RedisReplicaAcks acks) {
         this.redis = redis;
+        this.acks = acks;
     }
 
     /**
@@ -65,7 +81,17 @@ public class RedisIdempotencyStore implements IdempotencyStore {
      * @param connectionFactory decides standalone, sentinel or cluster
      */
     public RedisIdempotencyStore(RedisConnectionFactory connectionFactory) {
-        this(ownTemplate(connectionFactory));
+        this(connectionFactory, RedisReplicaAcks.NONE);
+    }
+
+    /**
+     * Creates the store on a template of its own.
+     *
+     * @param connectionFactory decides standalone, sentinel or cluster
+     * @param acks the replicas each write waits for (Lettuce on a standalone or Sentinel master)
+     */
+    public RedisIdempotencyStore(RedisConnectionFactory connectionFactory, RedisReplicaAcks acks) {
+        this(ownTemplate(connectionFactory), acks);
     }
 
     private static StringRedisTemplate ownTemplate(RedisConnectionFactory connectionFactory) {
@@ -78,11 +104,17 @@ public class RedisIdempotencyStore implements IdempotencyStore {
     public ClaimResult claim(Claim claim) {
         // the record never outlives its TTL, even while a long lease runs
         long lease = Math.max(1, Math.min(claim.leaseMillis(), claim.ttlMillis()));
-        String answer = call(() -> redis.execute(CLAIM, List.of(claim.key()), claim.ownerToken(),
+        Acknowledged<String> written = write(CLAIM, claim.key(), claim.ownerToken(),
                 Long.toString(lease), Long.toString(claim.ttlMillis()), claim.fingerprint(),
-                RedisRecordFormat.escapeName(claim.name())));
+                RedisRecordFormat.escapeName(claim.name()));
+        String answer = written.answer();
         if (answer == null) {
             throw new IdempotencyStoreException("Redis idempotency store gave no answer to a claim", null);
+        }
+        if ((answer.equals("1") || answer.equals("2")) && !written.enough()) {
+            // run on it and a failover may promote a replica that never saw it: a duplicate would run again
+            releaseQuietly(claim.key(), claim.ownerToken());
+            throw written.refusal("claim");
         }
         return switch (answer) {
             case "1" -> ClaimResult.claimed();
@@ -100,20 +132,69 @@ public class RedisIdempotencyStore implements IdempotencyStore {
         // a record lost while its owner ran (evicted, or with a failed-over master) is written anyway
         String whenGone = fingerprint == null || name == null ? ""
                 : RedisRecordFormat.claimLines(System.currentTimeMillis(), fingerprint, name);
-        return call(() -> redis.execute(COMPLETE, List.of(completion.key()), completion.ownerToken(),
+        return acknowledged("completion", write(COMPLETE, completion.key(), completion.ownerToken(),
                 payload == null ? "" : payload, completion.response().type(), Long.toString(completion.ttlMillis()),
                 payload == null ? "0" : "1", whenGone)) == 1L;
     }
 
     @Override
     public boolean release(String key, String ownerToken) {
-        return call(() -> redis.execute(RELEASE, List.of(key), ownerToken)) == 1L;
+        return acknowledged("release", write(RELEASE, key, ownerToken)) == 1L;
     }
 
     @Override
     public boolean extendLease(String key, String ownerToken, long leaseMillis) {
-        return call(() -> redis.execute(EXTEND, List.of(key), ownerToken,
+        return acknowledged("lease extension", write(EXTEND, key, ownerToken,
                 Long.toString(Math.max(1, leaseMillis)))) == 1L;
+    }
+
+    private void releaseQuietly(String key, String ownerToken) {
+        try {
+            call(() -> redis.execute(RELEASE, List.of(key), ownerToken));
+        } catch (IdempotencyStoreException ignored) {
+            // the claim lapses with its lease
+        }
+    }
+
+    private static <T> T acknowledged(String what, Acknowledged<T> written) {
+        if (!written.enough()) {
+            // not durable through a failover: the settlement retries it
+            throw written.refusal(what);
+        }
+        return written.answer();
+    }
+
+    /**
+     * Runs a script and, when replicas must acknowledge it, {@code WAIT} on the same connection
+     * (a session binds one connection to both).
+     */
+    private <T> Acknowledged<T> write(RedisScript<T> script, String key, String... args) {
+        if (!acks.required()) {
+            return new Acknowledged<>(call(() -> redis.execute(script, List.of(key), (Object[]) args)), 0, acks);
+        }
+        return call(() -> redis.execute(new SessionCallback<Acknowledged<T>>() {
+            @Override
+            public <K, V> Acknowledged<T> execute(RedisOperations<K, V> operations) {
+                T answer = redis.execute(script, List.of(key), (Object[]) args);
+                Long replicas = redis.execute((RedisCallback<Long>) connection ->
+                        LettuceReplicaWait.await(connection, acks));
+                return new Acknowledged<>(answer, replicas == null ? 0 : replicas, acks);
+            }
+        }));
+    }
+
+    /** A script's answer and how many replicas acknowledged the write. */
+    private record Acknowledged<T>(@Nullable T answer, long replicas, RedisReplicaAcks acks) {
+
+        boolean enough() {
+            return replicas >= acks.replicas();
+        }
+
+        IdempotencyStoreException refusal(String what) {
+            return new IdempotencyStoreException("Redis " + what + " acknowledged by " + replicas + " of "
+                    + acks.replicas() + " replicas within " + acks.timeout().toMillis() + " ms: the master may be "
+                    + "failing over, and a write it alone holds can be lost", null);
+        }
     }
 
     @Override

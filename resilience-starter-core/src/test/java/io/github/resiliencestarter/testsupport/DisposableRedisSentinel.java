@@ -1,0 +1,352 @@
+package io.github.resiliencestarter.testsupport;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.springframework.data.redis.connection.RedisNode;
+import org.springframework.data.redis.connection.RedisSentinelConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * A Redis Sentinel setup of a test's own: one master, one replica and three sentinels (quorum 2)
+ * on loopback ports, which the test may fail over, freeze or kill. Needs {@code redis-server} (run
+ * with {@code --sentinel} for the sentinels, as Debian's {@code redis-sentinel} does) and
+ * {@code redis-cli}, which {@code scripts/test.sh} installs; fails loudly otherwise.
+ */
+public final class DisposableRedisSentinel implements AutoCloseable {
+
+    /** The name the sentinels monitor the master under. */
+    public static final String MASTER_NAME = "resilience";
+
+    private final List<Process> processes = new ArrayList<>();
+
+    private final List<Integer> dataPorts = new ArrayList<>();
+
+    private final List<Process> dataProcesses = new ArrayList<>();
+
+    private final List<Integer> sentinelPorts = new ArrayList<>();
+
+    private DisposableRedisSentinel() {
+    }
+
+    /**
+     * Starts the master, its replica and three sentinels, and waits until every sentinel sees the
+     * replica and the two other sentinels.
+     *
+     * @return the running setup
+     * @throws IOException when a server cannot be started or the setup does not settle
+     * @throws InterruptedException when interrupted while waiting
+     */
+    public static DisposableRedisSentinel start() throws IOException, InterruptedException {
+        DisposableRedisSentinel setup = new DisposableRedisSentinel();
+        try {
+            int master = freePort();
+            setup.startData(master, List.of());
+            setup.startData(freePort(), List.of("--replicaof", "127.0.0.1", Integer.toString(master)));
+            for (int i = 0; i < 3; i++) {
+                setup.startSentinel(freePort(), master);
+            }
+            setup.awaitSettled(master);
+            return setup;
+        } catch (IOException | InterruptedException | RuntimeException ex) {
+            setup.close();
+            throw ex;
+        }
+    }
+
+    /** @return the sentinels as {@code host:port} */
+    public List<String> sentinels() {
+        return sentinelPorts.stream().map(port -> "127.0.0.1:" + port).toList();
+    }
+
+    /**
+     * A connection factory that finds the master through the sentinels, as Boot's
+     * {@code spring.data.redis.sentinel.*} builds it.
+     *
+     * @param commandTimeout Lettuce's command timeout
+     * @return the started factory; the caller destroys it
+     */
+    public LettuceConnectionFactory connectionFactory(Duration commandTimeout) {
+        RedisSentinelConfiguration configuration = new RedisSentinelConfiguration().master(MASTER_NAME);
+        sentinelPorts.forEach(port -> configuration.addSentinel(new RedisNode("127.0.0.1", port)));
+        LettuceConnectionFactory factory = new LettuceConnectionFactory(configuration,
+                LettuceClientConfiguration.builder().commandTimeout(commandTimeout).build());
+        factory.afterPropertiesSet();
+        factory.start();
+        return factory;
+    }
+
+    /**
+     * The port of the node the sentinels currently name as master.
+     *
+     * @return the port
+     * @throws IOException when no sentinel answers
+     * @throws InterruptedException when interrupted while waiting
+     */
+    public int masterPort() throws IOException, InterruptedException {
+        String answer = cli(sentinelPorts.get(0), "sentinel", "get-master-addr-by-name", MASTER_NAME);
+        String[] lines = answer.trim().split("\\R");
+        return Integer.parseInt(lines[lines.length - 1].trim());
+    }
+
+    /**
+     * Asks the sentinels for a failover (the graceful {@code SENTINEL FAILOVER}: the old master stays
+     * up and is demoted later) and waits until they name the replica as master.
+     *
+     * @return the port of the former master
+     * @throws IOException when the failover does not happen within 30 s
+     * @throws InterruptedException when interrupted while waiting
+     */
+    public int failover() throws IOException, InterruptedException {
+        int former = masterPort();
+        String answer = cli(sentinelPorts.get(0), "sentinel", "failover", MASTER_NAME);
+        if (!answer.trim().equals("OK")) {
+            throw new IOException("SENTINEL FAILOVER refused: " + answer.trim());
+        }
+        if (!awaitMasterOtherThan(former, Duration.ofSeconds(30))) {
+            throw new IOException("the sentinels did not promote the replica within 30 s");
+        }
+        return former;
+    }
+
+    /**
+     * A graceful failover, then the wait until the former master has been demoted to a replica
+     * (until then it keeps taking the writes of clients still connected to it).
+     *
+     * @return whether it was demoted within 60 s
+     * @throws IOException when the failover does not happen
+     * @throws InterruptedException when interrupted while waiting
+     */
+    public boolean failoverAndAwaitDemotion() throws IOException, InterruptedException {
+        return awaitRole(failover(), "slave", Duration.ofSeconds(60));
+    }
+
+    /**
+     * Waits until a node reports the given role ({@code master} or {@code slave}).
+     *
+     * @param port the node
+     * @param role the role {@code INFO replication} reports
+     * @param timeout how long to wait
+     * @return whether it did
+     * @throws InterruptedException when interrupted while waiting
+     */
+    public boolean awaitRole(int port, String role, Duration timeout) throws InterruptedException {
+        long until = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < until) {
+            try {
+                if (cli(port, "info", "replication").contains("role:" + role)) {
+                    return true;
+                }
+            } catch (IOException notNow) {
+                // a frozen or restarting node: ask again
+            }
+            Thread.sleep(50);
+        }
+        return false;
+    }
+
+    /**
+     * Stops the current master for a while (SIGSTOP, then SIGCONT): it neither answers nor loses
+     * its connections, and wakes up believing it is still the master.
+     *
+     * @param pause how long it stays stopped
+     * @return the port of the frozen master
+     * @throws IOException when the signals cannot be sent
+     * @throws InterruptedException when interrupted while waiting
+     */
+    public int freezeMaster(Duration pause) throws IOException, InterruptedException {
+        int port = masterPort();
+        Process master = dataProcesses.get(dataPorts.indexOf(port));
+        signal("STOP", master);
+        try {
+            Thread.sleep(pause.toMillis());
+        } finally {
+            signal("CONT", master);
+        }
+        return port;
+    }
+
+    /**
+     * Kills the current master (SIGKILL).
+     *
+     * @return the port it listened on
+     * @throws IOException when no sentinel answers
+     * @throws InterruptedException when interrupted while waiting
+     */
+    public int killMaster() throws IOException, InterruptedException {
+        int port = masterPort();
+        Process master = dataProcesses.get(dataPorts.indexOf(port));
+        master.destroyForcibly();
+        master.waitFor(10, TimeUnit.SECONDS);
+        return port;
+    }
+
+    /**
+     * Starts a killed node again, empty, on its port, and waits until the sentinels have made it a
+     * replica of the current master and it has synchronised.
+     *
+     * @param port the killed node's port
+     * @return whether it rejoined as a synchronised replica within 60 s
+     * @throws IOException when it cannot be started
+     * @throws InterruptedException when interrupted while waiting
+     */
+    public boolean restartAsReplica(int port) throws IOException, InterruptedException {
+        int index = dataPorts.indexOf(port);
+        dataPorts.remove(index);
+        dataProcesses.remove(index);
+        startData(port, List.of());
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < until) {
+            if (cli(port, "info", "replication").contains("master_link_status:up")) {
+                return true;
+            }
+            Thread.sleep(100);
+        }
+        return false;
+    }
+
+    /**
+     * Waits until the sentinels name another node than the given one as master.
+     *
+     * @param former the former master's port
+     * @param timeout how long to wait
+     * @return whether they did
+     * @throws InterruptedException when interrupted while waiting
+     */
+    public boolean awaitMasterOtherThan(int former, Duration timeout) throws InterruptedException {
+        long until = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < until) {
+            try {
+                if (masterPort() != former) {
+                    return true;
+                }
+            } catch (IOException notNow) {
+                // the sentinel is busy electing: ask again
+            }
+            Thread.sleep(50);
+        }
+        return false;
+    }
+
+    private static void signal(String name, Process process) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).start();
+        if (!kill.waitFor(5, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+            throw new IOException("kill -" + name + " " + process.pid() + " failed");
+        }
+    }
+
+    @Override
+    public void close() {
+        processes.forEach(Process::destroyForcibly);
+        for (Process process : processes) {
+            try {
+                process.waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private void startData(int port, List<String> extra) throws IOException, InterruptedException {
+        Path dir = Files.createTempDirectory("redis-sentinel-data-" + port);
+        List<String> command = new ArrayList<>(List.of("redis-server", "--port", Integer.toString(port), "--bind",
+                "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString()));
+        command.addAll(extra);
+        Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("redis.log").toFile()).start();
+        processes.add(process);
+        dataProcesses.add(process);
+        dataPorts.add(port);
+        waitForPort(port);
+    }
+
+    private void startSentinel(int port, int master) throws IOException, InterruptedException {
+        Path dir = Files.createTempDirectory("redis-sentinel-" + port);
+        // the sentinel rewrites its file as it learns the topology: it must be its own and writable
+        Path conf = dir.resolve("sentinel.conf");
+        Files.writeString(conf, String.join("\n",
+                "port " + port,
+                "bind 127.0.0.1",
+                "dir " + dir,
+                "sentinel monitor " + MASTER_NAME + " 127.0.0.1 " + master + " 2",
+                "sentinel down-after-milliseconds " + MASTER_NAME + " 1000",
+                "sentinel failover-timeout " + MASTER_NAME + " 5000",
+                "sentinel parallel-syncs " + MASTER_NAME + " 1",
+                ""), StandardCharsets.UTF_8);
+        processes.add(new ProcessBuilder("redis-server", conf.toString(), "--sentinel").redirectErrorStream(true)
+                .redirectOutput(dir.resolve("sentinel.log").toFile()).start());
+        sentinelPorts.add(port);
+        waitForPort(port);
+    }
+
+    private void awaitSettled(int master) throws IOException, InterruptedException {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < until) {
+            if (cli(dataPorts.get(1), "info", "replication").contains("master_link_status:up")
+                    && everySentinelSeesTheWholeSetup()) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        throw new IOException("the Sentinel setup around master " + master + " did not settle within 30 s");
+    }
+
+    private boolean everySentinelSeesTheWholeSetup() throws IOException, InterruptedException {
+        for (int port : sentinelPorts) {
+            String master = cli(port, "sentinel", "master", MASTER_NAME);
+            if (!field(master, "num-slaves").equals("1") || !field(master, "num-other-sentinels").equals("2")) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A field of redis-cli's answer to {@code SENTINEL MASTER}, which prints names and values on alternate lines. */
+    private static String field(String answer, String name) {
+        String[] lines = answer.split("\\R");
+        for (int i = 0; i + 1 < lines.length; i++) {
+            if (lines[i].trim().equals(name)) {
+                return lines[i + 1].trim();
+            }
+        }
+        return "";
+    }
+
+    private static String cli(int port, String... arguments) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("redis-cli", "-h", "127.0.0.1", "-p", Integer.toString(port)));
+        command.addAll(List.of(arguments));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!process.waitFor(5, TimeUnit.SECONDS) || process.exitValue() != 0) {
+            process.destroyForcibly();
+            throw new IOException("redis-cli " + String.join(" ", arguments) + " failed: " + output);
+        }
+        return output;
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static void waitForPort(int port) throws IOException, InterruptedException {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < until) {
+            try (java.net.Socket probe = new java.net.Socket("127.0.0.1", port)) {
+                return;
+            } catch (IOException notYet) {
+                Thread.sleep(50);
+            }
+        }
+        throw new IOException("redis-server did not start on port " + port);
+    }
+}

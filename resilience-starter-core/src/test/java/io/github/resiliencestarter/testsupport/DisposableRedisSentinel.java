@@ -189,8 +189,8 @@ public final class DisposableRedisSentinel implements AutoCloseable {
     }
 
     /**
-     * Starts a killed node again, empty, on its port, and waits until the sentinels have made it a
-     * replica of the current master and it has synchronised.
+     * Starts a killed node again, empty, on its port as a replica of the current master (as the
+     * configuration Sentinel rewrites on a demoted node would), and waits until it has synchronised.
      *
      * @param port the killed node's port
      * @return whether it rejoined as a synchronised replica within 60 s
@@ -201,7 +201,7 @@ public final class DisposableRedisSentinel implements AutoCloseable {
         int index = dataPorts.indexOf(port);
         dataPorts.remove(index);
         dataProcesses.remove(index);
-        startData(port, List.of());
+        startData(port, List.of("--replicaof", "127.0.0.1", Integer.toString(masterPort())));
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < until) {
             if (cli(port, "info", "replication").contains("master_link_status:up")) {

@@ -23,6 +23,10 @@ public final class StoreFixtures {
 
     private static HikariDataSource postgres;
 
+    private static HikariDataSource h2;
+
+    private static HikariDataSource hsqldb;
+
     private StoreFixtures() {
     }
 
@@ -112,6 +116,39 @@ public final class StoreFixtures {
      */
     public static JdbcIdempotencyStore postgresStore() {
         return jdbcStore(postgresDataSource());
+    }
+
+    /**
+     * An in-memory H2 database with the idempotency table, created by the starter's own schema code.
+     *
+     * @return the pooled data source
+     */
+    public static synchronized DataSource h2DataSource() {
+        if (h2 == null) {
+            h2 = embeddedWithTable("jdbc:h2:mem:resilience_contract;DB_CLOSE_DELAY=-1");
+        }
+        return h2;
+    }
+
+    /**
+     * An in-memory HSQLDB database with the idempotency table, created by the starter's own schema code.
+     *
+     * @return the pooled data source
+     */
+    public static synchronized DataSource hsqldbDataSource() {
+        if (hsqldb == null) {
+            hsqldb = embeddedWithTable("jdbc:hsqldb:mem:resilience_contract");
+        }
+        return hsqldb;
+    }
+
+    private static HikariDataSource embeddedWithTable(String url) {
+        HikariDataSource dataSource = new HikariDataSource();
+        dataSource.setJdbcUrl(url);
+        dataSource.setUsername("sa");
+        dataSource.setMaximumPoolSize(40);
+        JdbcIdempotencySchema.create(dataSource, JdbcIdempotencyStore.DEFAULT_TABLE);
+        return dataSource;
     }
 
     /**

@@ -3,16 +3,17 @@ package io.github.resiliencestarter.autoconfigure.boot3;
 import io.github.resiliencestarter.autoconfigure.ConditionalOnResilienceEnabled;
 import io.github.resiliencestarter.autoconfigure.idempotent.IdempotencyAutoConfiguration;
 import io.github.resiliencestarter.autoconfigure.idempotent.IdempotencyProperties;
+import io.github.resiliencestarter.idempotent.IdempotencyActivation;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.spring.actuate.IdempotencyStoreHealth;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.health.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.actuate.health.Health;
+import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.actuate.health.Health;
-import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -27,7 +28,7 @@ public class Boot3HealthAutoConfiguration {
     /**
      * The idempotency store's health.
      *
-     * @param store the store
+     * @param activation the store once in use
      * @param properties the idempotency properties
      * @return the indicator
      */
@@ -35,10 +36,10 @@ public class Boot3HealthAutoConfiguration {
     @ConditionalOnBean(IdempotencyStore.class)
     @ConditionalOnMissingBean(name = "resilienceIdempotencyHealthIndicator")
     @ConditionalOnEnabledHealthIndicator("resilienceIdempotency")
-    public HealthIndicator resilienceIdempotencyHealthIndicator(IdempotencyStore store,
+    public HealthIndicator resilienceIdempotencyHealthIndicator(IdempotencyActivation activation,
             ObjectProvider<IdempotencyProperties> properties) {
         IdempotencyProperties settings = properties.getIfAvailable();
-        IdempotencyStoreHealth health = new IdempotencyStoreHealth(store, settings != null && settings.isFailOpen());
+        IdempotencyStoreHealth health = new IdempotencyStoreHealth(activation, settings != null && settings.isFailOpen());
         return () -> {
             IdempotencyStoreHealth.Report report = health.check();
             return Health.status(report.status()).withDetails(report.details()).build();

@@ -3,14 +3,15 @@ package io.github.resiliencestarter.autoconfigure.boot4;
 import io.github.resiliencestarter.autoconfigure.ConditionalOnResilienceEnabled;
 import io.github.resiliencestarter.autoconfigure.idempotent.IdempotencyAutoConfiguration;
 import io.github.resiliencestarter.autoconfigure.idempotent.IdempotencyProperties;
+import io.github.resiliencestarter.idempotent.IdempotencyActivation;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.spring.actuate.IdempotencyStoreHealth;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
@@ -27,7 +28,7 @@ public class Boot4HealthAutoConfiguration {
     /**
      * The idempotency store's health.
      *
-     * @param store the store
+     * @param activation the store once in use
      * @param properties the idempotency properties
      * @return the indicator
      */
@@ -35,10 +36,10 @@ public class Boot4HealthAutoConfiguration {
     @ConditionalOnBean(IdempotencyStore.class)
     @ConditionalOnMissingBean(name = "resilienceIdempotencyHealthIndicator")
     @ConditionalOnEnabledHealthIndicator("resilienceIdempotency")
-    public HealthIndicator resilienceIdempotencyHealthIndicator(IdempotencyStore store,
+    public HealthIndicator resilienceIdempotencyHealthIndicator(IdempotencyActivation activation,
             ObjectProvider<IdempotencyProperties> properties) {
         IdempotencyProperties settings = properties.getIfAvailable();
-        IdempotencyStoreHealth health = new IdempotencyStoreHealth(store, settings != null && settings.isFailOpen());
+        IdempotencyStoreHealth health = new IdempotencyStoreHealth(activation, settings != null && settings.isFailOpen());
         return () -> {
             IdempotencyStoreHealth.Report report = health.check();
             return Health.status(report.status()).withDetails(report.details()).build();

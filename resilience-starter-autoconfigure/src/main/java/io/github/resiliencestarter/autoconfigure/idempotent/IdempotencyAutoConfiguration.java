@@ -4,6 +4,7 @@ import io.github.resiliencestarter.annotation.Idempotent;
 import io.github.resiliencestarter.autoconfigure.ConditionalOnResilienceEnabled;
 import io.github.resiliencestarter.autoconfigure.ResilienceAutoConfiguration;
 import io.github.resiliencestarter.autoconfigure.retry.RetryAutoConfiguration;
+import io.github.resiliencestarter.idempotent.IdempotencyActivation;
 import io.github.resiliencestarter.idempotent.IdempotencyConfig;
 import io.github.resiliencestarter.idempotent.IdempotencyObserver;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
@@ -34,6 +35,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.Lazy;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 import org.springframework.http.ResponseEntity;
@@ -122,31 +124,49 @@ public class IdempotencyAutoConfiguration {
     }
 
     /**
-     * Runs idempotent calls on the store.
+     * Whether {@code @Idempotent} is in use; creates the store and the executor with the first
+     * annotated method resolved, and not before.
+     *
+     * @param executor the executor bean, created on demand
+     * @return the activation
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public IdempotencyActivation idempotencyActivation(ObjectProvider<IdempotentExecutor> executor) {
+        return new IdempotencyActivation(executor::getObject);
+    }
+
+    /**
+     * Runs idempotent calls on the store. Lazy, as the store: created when the first
+     * {@code @Idempotent} method is resolved ({@link IdempotencyActivation}).
      *
      * @param store the store
      * @param codec the codec
      * @param observer hears outcomes, when one is defined
      * @param decorator wraps the store for the executor (metrics), when one is defined
      * @param properties the near cache settings
+     * @param activation told that the store now exists
      * @return the executor
      */
     @Bean
+    @Lazy
     @ConditionalOnMissingBean
     public IdempotentExecutor idempotentExecutor(IdempotencyStore store, ResponseCodec codec,
             ObjectProvider<IdempotencyObserver> observer, ObjectProvider<IdempotencyStoreDecorator> decorator,
-            IdempotencyProperties properties) {
+            IdempotencyProperties properties, IdempotencyActivation activation) {
         IdempotencyStoreDecorator wrap = decorator.getIfAvailable(() -> plain -> plain);
         // the near cache goes outermost: the store's own metrics then count only real round trips
-        return IdempotentExecutor.builder(properties.getNearCache().wrap(wrap.decorate(store)), codec)
-                .observer(IdempotencyObserver.composite(observer.orderedStream().toList())).build();
+        IdempotentExecutor executor = IdempotentExecutor.builder(properties.getNearCache().wrap(wrap.decorate(store)),
+                codec).observer(IdempotencyObserver.composite(observer.orderedStream().toList())).build();
+        activation.activated(store, executor);
+        return executor;
     }
 
     /**
      * Resolves {@code @Idempotent} per method.
      *
      * @param properties the bound properties
-     * @param executor the executor, looked up lazily
+     * @param activation creates the executor with the first method resolved
      * @param beanFactory resolves placeholders in annotation values
      * @return the source
      */
@@ -154,9 +174,10 @@ public class IdempotencyAutoConfiguration {
     @ConditionalOnMissingBean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     public IdempotentOperationSource idempotentOperationSource(IdempotencyProperties properties,
-            ObjectProvider<IdempotentExecutor> executor, ConfigurableBeanFactory beanFactory) {
+            ObjectProvider<IdempotencyActivation> activation, ConfigurableBeanFactory beanFactory) {
         IdempotencyConfig config = properties.toConfig();
-        return new IdempotentOperationSource(config, executor::getObject, new EmbeddedValueResolver(beanFactory));
+        return new IdempotentOperationSource(config, () -> activation.getObject().executor(),
+                new EmbeddedValueResolver(beanFactory));
     }
 
     /**
@@ -195,7 +216,7 @@ public class IdempotencyAutoConfiguration {
         /**
          * Records completions inside the business transaction of the store's DataSource.
          *
-         * @param stores the store, looked up lazily
+         * @param activation the store once in use, looked up lazily
          * @param environment read directly: a post-processor is created before properties beans
          * @return the registrar
          */
@@ -203,8 +224,8 @@ public class IdempotencyAutoConfiguration {
         @ConditionalOnMissingBean
         @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
         static JdbcTransactionalCompletionRegistrar jdbcTransactionalCompletionRegistrar(
-                ObjectProvider<IdempotencyStore> stores, Environment environment) {
-            return new JdbcTransactionalCompletionRegistrar(stores, environment.getProperty(
+                ObjectProvider<IdempotencyActivation> activation, Environment environment) {
+            return new JdbcTransactionalCompletionRegistrar(activation, environment.getProperty(
                     JdbcTransactionalCompletionRegistrar.REQUIRE_PROPERTY, Boolean.class, false));
         }
 

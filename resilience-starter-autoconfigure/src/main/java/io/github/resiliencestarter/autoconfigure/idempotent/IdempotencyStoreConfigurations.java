@@ -2,6 +2,7 @@ package io.github.resiliencestarter.autoconfigure.idempotent;
 
 import io.github.resiliencestarter.autoconfigure.idempotent.IdempotencyProperties.StoreType;
 import io.github.resiliencestarter.context.TimeSource;
+import io.github.resiliencestarter.idempotent.IdempotencyActivation;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyPurger;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencySchema;
@@ -25,6 +26,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Lazy;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
@@ -46,6 +48,8 @@ final class IdempotencyStoreConfigurations {
 
     private static final String STORE_PROPERTY = "resilience.idempotent.store";
 
+    private static final String INITIALIZE_SCHEMA_PROPERTY = "resilience.idempotent.jdbc.initialize-schema";
+
     private IdempotencyStoreConfigurations() {
     }
 
@@ -58,6 +62,7 @@ final class IdempotencyStoreConfigurations {
     static class Redis {
 
         @Bean
+        @Lazy
         RedisIdempotencyStore idempotencyStore(RedisConnectionFactory connectionFactory,
                 IdempotencyProperties properties, Environment environment,
                 ObjectProvider<RedisClusterConfiguration> clusterConfiguration) {
@@ -83,6 +88,7 @@ final class IdempotencyStoreConfigurations {
     static class Jdbc {
 
         @Bean
+        @Lazy
         @DependsOnDatabaseInitialization
         JdbcIdempotencyStore idempotencyStore(DataSource dataSource, IdempotencyProperties properties,
                 ObjectProvider<PlatformTransactionManager> transactionManager) {
@@ -91,9 +97,9 @@ final class IdempotencyStoreConfigurations {
             if (mode == IdempotencyProperties.SchemaInitialization.ALWAYS
                     || (mode == IdempotencyProperties.SchemaInitialization.EMBEDDED
                     && EmbeddedDatabaseConnection.isEmbedded(dataSource))) {
-                JdbcIdempotencySchema.create(dataSource, jdbc.getTable());
+                JdbcIdempotencySchema.create(dataSource, jdbc.getTable(), INITIALIZE_SCHEMA_PROPERTY);
             }
-            JdbcIdempotencySchema.verify(dataSource, jdbc.getTable(), "resilience.idempotent.jdbc.initialize-schema");
+            JdbcIdempotencySchema.verify(dataSource, jdbc.getTable(), INITIALIZE_SCHEMA_PROPERTY);
             log.info("Idempotency store: jdbc");
             return new JdbcIdempotencyStore(dataSource, transactionManager.getIfUnique(), jdbc.getTable(),
                     TimeSource.SYSTEM);
@@ -107,6 +113,7 @@ final class IdempotencyStoreConfigurations {
     static class Memory {
 
         @Bean
+        @Lazy
         InMemoryIdempotencyStore idempotencyStore() {
             log.warn("Idempotency store: memory. Records live in this JVM only: duplicates reaching another node, "
                     + "or arriving after a restart, execute again. Add Redis or a DataSource for a cluster.");
@@ -120,6 +127,7 @@ final class IdempotencyStoreConfigurations {
     static class Unavailable {
 
         @Bean
+        @Lazy
         IdempotencyStore idempotencyStore(IdempotencyProperties properties) {
             String needed = properties.getStore() == StoreType.REDIS
                     ? "spring-data-redis and a single RedisConnectionFactory bean"
@@ -137,9 +145,13 @@ final class IdempotencyStoreConfigurations {
         @Bean
         @ConditionalOnSingleCandidate(JdbcIdempotencyStore.class)
         @ConditionalOnMissingBean
-        JdbcIdempotencyPurger jdbcIdempotencyPurger(JdbcIdempotencyStore store, IdempotencyProperties properties) {
+        JdbcIdempotencyPurger jdbcIdempotencyPurger(IdempotencyActivation activation,
+                IdempotencyProperties properties) {
             IdempotencyProperties.Jdbc jdbc = properties.getJdbc();
-            return new JdbcIdempotencyPurger(store, jdbc.getPurgeInterval(), jdbc.getPurgeBatchSize());
+            // purges nothing until an @Idempotent method made the store exist
+            return new JdbcIdempotencyPurger(() -> activation.ifActive().map(IdempotencyActivation.Active::store)
+                    .filter(JdbcIdempotencyStore.class::isInstance).map(JdbcIdempotencyStore.class::cast)
+                    .orElse(null), jdbc.getPurgeInterval(), jdbc.getPurgeBatchSize());
         }
     }
 

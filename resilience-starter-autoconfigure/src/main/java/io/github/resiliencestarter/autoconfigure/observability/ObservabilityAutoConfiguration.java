@@ -4,9 +4,8 @@ import io.github.resiliencestarter.autoconfigure.ConditionalOnResilienceEnabled;
 import io.github.resiliencestarter.autoconfigure.idempotent.IdempotencyAutoConfiguration;
 import io.github.resiliencestarter.autoconfigure.retry.RetryAutoConfiguration;
 import io.github.resiliencestarter.autoconfigure.timeout.TimeoutAutoConfiguration;
-import io.github.resiliencestarter.idempotent.IdempotencyStore;
+import io.github.resiliencestarter.idempotent.IdempotencyActivation;
 import io.github.resiliencestarter.idempotent.IdempotencyStoreDecorator;
-import io.github.resiliencestarter.idempotent.IdempotentExecutor;
 import io.github.resiliencestarter.idempotent.support.NearCacheIdempotencyStore;
 import io.github.resiliencestarter.micrometer.MeteredIdempotencyStore;
 import io.github.resiliencestarter.micrometer.ObservationEvents;
@@ -91,19 +90,20 @@ public class ObservabilityAutoConfiguration {
         /**
          * Hits, misses, size and evictions of the near cache, when it is on.
          *
-         * @param executor the executor whose store may be the near cache
+         * @param activation the executor once in use, whose store may be the near cache
          * @return the binder
          */
         @Bean
         @ConditionalOnMissingBean(name = "idempotencyNearCacheMetrics")
         @ConditionalOnClass(name = "com.github.benmanes.caffeine.cache.Caffeine")
         @ConditionalOnBooleanProperty("resilience.idempotent.near-cache.enabled")
-        MeterBinder idempotencyNearCacheMetrics(ObjectProvider<IdempotentExecutor> executor) {
-            return registry -> executor.ifAvailable(found -> {
-                if (found.store() instanceof NearCacheIdempotencyStore nearCache) {
+        MeterBinder idempotencyNearCacheMetrics(ObjectProvider<IdempotencyActivation> activation) {
+            // bound when the store comes to exist, which binding must not cause
+            return registry -> activation.ifAvailable(found -> found.whenActive(active -> {
+                if (active.executor().store() instanceof NearCacheIdempotencyStore nearCache) {
                     CaffeineCacheMetrics.monitor(registry, nearCache.cache(), NEAR_CACHE_METRICS);
                 }
-            });
+            }));
         }
     }
 
@@ -156,7 +156,7 @@ public class ObservabilityAutoConfiguration {
          * @param timeouts the timeout methods
          * @param retries the retry methods
          * @param idempotents the idempotent methods
-         * @param store the store
+         * @param idempotency the idempotency store once in use
          * @param retryRegistry the budgets
          * @param advisor the advisor
          * @return the endpoint
@@ -166,10 +166,10 @@ public class ObservabilityAutoConfiguration {
         @ConditionalOnAvailableEndpoint
         ResilienceEndpoint resilienceEndpoint(ObjectProvider<TimeoutOperationSource> timeouts,
                 ObjectProvider<RetryOperationSource> retries, ObjectProvider<IdempotentOperationSource> idempotents,
-                ObjectProvider<IdempotencyStore> store, ObjectProvider<RetryConfigRegistry> retryRegistry,
+                ObjectProvider<IdempotencyActivation> idempotency, ObjectProvider<RetryConfigRegistry> retryRegistry,
                 ObjectProvider<ResilienceSettingsInspector> advisor, ObjectProvider<AnnotatedMethodValidator> validator,
                 ObjectProvider<SettingsChanges> changes) {
-            return new ResilienceEndpoint(timeouts, retries, idempotents, store, retryRegistry, advisor, validator,
+            return new ResilienceEndpoint(timeouts, retries, idempotents, idempotency, retryRegistry, advisor, validator,
                     changes);
         }
     }

@@ -2,6 +2,7 @@ package io.github.resiliencestarter.autoconfigure.conventions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.resiliencestarter.annotation.Idempotent;
 import io.github.resiliencestarter.autoconfigure.ResilienceAutoConfiguration;
 import io.github.resiliencestarter.autoconfigure.idempotent.IdempotencyAutoConfiguration;
 import io.github.resiliencestarter.autoconfigure.retry.RetryAutoConfiguration;
@@ -61,6 +62,8 @@ class CustomizersAndBackOffTest {
 
     @Test
     void aStoreNamedExplicitlyWithoutWhatItNeedsFailsTheStartSayingWhat() {
+        // once an @Idempotent method needs the store: without one nothing is created (InertUntilUsedTest)
+        ApplicationContextRunner runner = this.runner.withBean(Payments.class);
         runner.withPropertyValues("resilience.idempotent.store=redis").run(context -> assertThat(context)
                 .hasFailed().getFailure().rootCause()
                 .hasMessageContaining("resilience.idempotent.store=redis needs spring-data-redis and a single "
@@ -88,5 +91,14 @@ class CustomizersAndBackOffTest {
                     assertThat(context.getBean(ResponseCodec.class)).isSameAs(mine);
                     assertThat(context.getBean(IdempotencyMarker.class)).isSameAs(marker);
                 });
+    }
+
+    /** An idempotent service. */
+    static class Payments {
+
+        @Idempotent(key = "#orderNo")
+        public String pay(String orderNo) {
+            return "paid " + orderNo;
+        }
     }
 }

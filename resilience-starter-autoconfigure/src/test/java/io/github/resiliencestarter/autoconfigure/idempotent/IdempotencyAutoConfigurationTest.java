@@ -45,7 +45,7 @@ class IdempotencyAutoConfigurationTest {
 
     @Test
     void withNothingToStoreInTheStoreIsMemoryWithAWarning(CapturedOutput output) {
-        withoutDataSource.run(context -> {
+        withoutDataSource.withBean(Payments.class).run(context -> {
             assertThat(context).hasSingleBean(InMemoryIdempotencyStore.class).hasSingleBean(IdempotentExecutor.class)
                     .hasBean("idempotentAdvisor");
             assertThat(output.getOut()).contains("Idempotency store: memory");
@@ -100,7 +100,8 @@ class IdempotencyAutoConfigurationTest {
                         .hasStackTraceContaining("must be positive when replicas must acknowledge"));
         runner.withBean(RedisConnectionFactory.class, StoreFixtures::newRedisConnectionFactory)
                 .withPropertyValues("resilience.idempotent.redis.replica-acks=1",
-                        "spring.data.redis.cluster.nodes=127.0.0.1:7000").run(context -> assertThat(context)
+                        "spring.data.redis.cluster.nodes=127.0.0.1:7000").withBean(Payments.class)
+                .run(context -> assertThat(context)
                         .hasFailed().getFailure().hasStackTraceContaining("replica-acks is not offered on Redis Cluster"));
     }
 

@@ -7,7 +7,7 @@ import io.github.resiliencestarter.autoconfigure.inactive.fixtures.Orders;
 import io.github.resiliencestarter.autoconfigure.inactive.fixtures.PriceCalculator;
 import io.github.resiliencestarter.autoconfigure.retry.RetryAutoConfiguration;
 import io.github.resiliencestarter.autoconfigure.timeout.TimeoutAutoConfiguration;
-import io.github.resiliencestarter.idempotent.IdempotencyStore;
+import io.github.resiliencestarter.idempotent.IdempotencyActivation;
 import io.github.resiliencestarter.retry.RetryConfigRegistry;
 import io.github.resiliencestarter.spring.actuate.ResilienceEndpoint;
 import io.github.resiliencestarter.spring.actuate.ResilienceSettingsInspector;
@@ -86,7 +86,7 @@ class InactiveAnnotationsTest {
             ResilienceEndpoint endpoint = new ResilienceEndpoint(context.getBeanProvider(TimeoutOperationSource.class),
                     context.getBeanProvider(RetryOperationSource.class),
                     context.getBeanProvider(IdempotentOperationSource.class),
-                    context.getBeanProvider(IdempotencyStore.class),
+                    context.getBeanProvider(IdempotencyActivation.class),
                     context.getBeanProvider(RetryConfigRegistry.class),
                     context.getBeanProvider(ResilienceSettingsInspector.class),
                     context.getBeanProvider(AnnotatedMethodValidator.class),

@@ -231,7 +231,9 @@ class ObservabilityTest {
         try (DisposableRedis server = DisposableRedis.start()) {
             StringRedisTemplate template = server.template();
             runner.withConfiguration(AutoConfigurations.of(BootLine.starterHealthAutoConfiguration()))
-                    .withBean(IdempotencyStore.class, () -> new RedisIdempotencyStore(template)).run(context -> {
+                    .withBean(IdempotencyStore.class, () -> new RedisIdempotencyStore(template))
+                    // the store is in use (and checked) once an @Idempotent method exists
+                    .withBean(Orders.class).run(context -> {
                         Object health = context.getBean("resilienceIdempotencyHealthIndicator");
                         assertThat(BootLine.healthStatus(health)).isEqualTo("UP");
                         server.kill();
@@ -254,7 +256,9 @@ class ObservabilityTest {
             StringRedisTemplate template = server.template();
             runner.withConfiguration(AutoConfigurations.of(BootLine.starterHealthAutoConfiguration()))
                     .withPropertyValues("resilience.idempotent.fail-open=true")
-                    .withBean(IdempotencyStore.class, () -> new RedisIdempotencyStore(template)).run(context -> {
+                    .withBean(IdempotencyStore.class, () -> new RedisIdempotencyStore(template))
+                    // the store is in use (and checked) once an @Idempotent method exists
+                    .withBean(Orders.class).run(context -> {
                         Object health = context.getBean("resilienceIdempotencyHealthIndicator");
                         server.kill();
                         try {

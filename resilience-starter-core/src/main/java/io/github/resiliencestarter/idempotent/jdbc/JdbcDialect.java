@@ -46,15 +46,18 @@ public enum JdbcDialect {
     /** H2: a plain {@code INSERT}; a duplicate raises an error, which H2 survives inside a transaction. */
     H2(JdbcIdempotencySchema.H2_SCRIPT),
 
+    /** HSQLDB: as H2, a plain {@code INSERT} whose duplicate raises an error the transaction survives. */
+    HSQLDB(JdbcIdempotencySchema.HSQLDB_SCRIPT),
+
     /**
      * Any other database: a plain {@code INSERT} whose duplicate-key error means "someone holds
-     * the key", and the MySQL script when the starter is asked to create the table.
+     * the key"; the starter has no script for it and does not guess one (the table is the user's).
      */
-    OTHER(JdbcIdempotencySchema.MYSQL_SCRIPT);
+    OTHER(null);
 
-    private final String schemaScript;
+    private final @Nullable String schemaScript;
 
-    JdbcDialect(String schemaScript) {
+    JdbcDialect(@Nullable String schemaScript) {
         this.schemaScript = schemaScript;
     }
 
@@ -71,6 +74,9 @@ public enum JdbcDialect {
         }
         if (product.contains("postgresql")) {
             return POSTGRESQL;
+        }
+        if (product.startsWith("hsql")) {
+            return HSQLDB;
         }
         return "h2".equals(product) ? H2 : OTHER;
     }
@@ -101,10 +107,10 @@ public enum JdbcDialect {
      * Whether a claim of an existing key fails with a duplicate-key error rather than inserting
      * nothing.
      *
-     * @return {@code true} for {@link #H2} and {@link #OTHER}
+     * @return {@code true} for {@link #H2}, {@link #HSQLDB} and {@link #OTHER}
      */
     public boolean duplicateRaisesError() {
-        return this == H2 || this == OTHER;
+        return this == H2 || this == HSQLDB || this == OTHER;
     }
 
     /**
@@ -123,9 +129,9 @@ public enum JdbcDialect {
     /**
      * The shipped script that creates the table (a Flyway repeatable migration).
      *
-     * @return its class path location
+     * @return its class path location, or {@code null} for {@link #OTHER}, which has none
      */
-    public String schemaScript() {
+    public @Nullable String schemaScript() {
         return schemaScript;
     }
 

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,7 +19,7 @@ public class JdbcIdempotencyPurger implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(JdbcIdempotencyPurger.class);
 
-    private final JdbcIdempotencyStore store;
+    private final Supplier<@Nullable JdbcIdempotencyStore> store;
 
     private final Duration interval;
 
@@ -34,6 +35,18 @@ public class JdbcIdempotencyPurger implements SmartLifecycle {
      * @param batchSize rows per statement
      */
     public JdbcIdempotencyPurger(JdbcIdempotencyStore store, Duration interval, int batchSize) {
+        this(() -> store, interval, batchSize);
+    }
+
+    /**
+     * Creates a purger for a store that may not exist yet (it is created with the first
+     * {@code @Idempotent} method); runs before then purge nothing.
+     *
+     * @param store the store, or {@code null} while it does not exist
+     * @param interval pause between runs; zero or negative schedules none ({@link #purgeNow()} still works)
+     * @param batchSize rows per statement
+     */
+    public JdbcIdempotencyPurger(Supplier<@Nullable JdbcIdempotencyStore> store, Duration interval, int batchSize) {
         this.store = store;
         this.interval = interval;
         this.batchSize = batchSize;
@@ -45,10 +58,14 @@ public class JdbcIdempotencyPurger implements SmartLifecycle {
      * @return the rows deleted
      */
     public long purgeNow() {
+        JdbcIdempotencyStore existing = store.get();
+        if (existing == null) {
+            return 0;
+        }
         long total = 0;
         int deleted;
         do {
-            deleted = store.purgeExpired(batchSize);
+            deleted = existing.purgeExpired(batchSize);
             total += deleted;
         } while (deleted >= batchSize);
         return total;

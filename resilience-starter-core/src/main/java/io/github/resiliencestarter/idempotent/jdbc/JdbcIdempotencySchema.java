@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.io.ByteArrayResource;
@@ -16,7 +17,8 @@ import org.springframework.util.StreamUtils;
 /**
  * The idempotency table: created from the shipped script that fits the database (chosen by its
  * {@link JdbcDialect}), and checked at startup. The scripts are the Flyway migrations the jar ships
- * ({@value #MYSQL_SCRIPT}, {@value #POSTGRESQL_SCRIPT}, {@value #H2_SCRIPT}); the Liquibase
+ * ({@value #MYSQL_SCRIPT}, {@value #POSTGRESQL_SCRIPT}, {@value #H2_SCRIPT},
+ * {@value #HSQLDB_SCRIPT}); the Liquibase
  * changelog runs them too, so there is one definition per database.
  */
 public final class JdbcIdempotencySchema {
@@ -30,6 +32,12 @@ public final class JdbcIdempotencySchema {
     /** The H2 script, a Flyway repeatable migration. */
     public static final String H2_SCRIPT = "db/resilience-starter/h2/R__resilience_idempotency.sql";
 
+    /** The HSQLDB script, a Flyway repeatable migration. */
+    public static final String HSQLDB_SCRIPT = "db/resilience-starter/hsqldb/R__resilience_idempotency.sql";
+
+    /** Where the scripts live, for a message to a user whose database has none. */
+    private static final String SCRIPT_FOLDERS = "classpath:db/resilience-starter/mysql, /postgresql, /h2 or /hsqldb";
+
     private static final Logger log = LoggerFactory.getLogger(JdbcIdempotencySchema.class);
 
     private JdbcIdempotencySchema() {
@@ -40,9 +48,31 @@ public final class JdbcIdempotencySchema {
      *
      * @param dataSource the database
      * @param table the table name
+     * @throws IllegalStateException when the starter has no script for the database
      */
     public static void create(DataSource dataSource, String table) {
-        String script = dialectOf(dataSource).schemaScript();
+        create(dataSource, table, null);
+    }
+
+    /**
+     * Creates the table (and its indexes) unless it exists.
+     *
+     * @param dataSource the database
+     * @param table the table name
+     * @param initializeProperty the property that asked for it, named when the database has no
+     *     script; {@code null} when a program asked
+     * @throws IllegalStateException when the starter has no script for the database
+     */
+    public static void create(DataSource dataSource, String table, @Nullable String initializeProperty) {
+        String product = productOf(dataSource);
+        String script = JdbcDialect.of(product).schemaScript();
+        if (script == null) {
+            throw new IllegalStateException("The starter has no script for the idempotency table on " + product
+                    + (initializeProperty == null ? "" : ", which " + initializeProperty + " asks it to create")
+                    + ". Create the table '" + table + "' yourself with the columns of the shipped scripts ("
+                    + SCRIPT_FOLDERS + ")" + (initializeProperty == null ? "" : " and set " + initializeProperty
+                    + "=never") + ", or use one of those databases.");
+        }
         try {
             String sql = StreamUtils.copyToString(new ClassPathResource(script).getInputStream(),
                     StandardCharsets.UTF_8).replace(JdbcIdempotencyStore.DEFAULT_TABLE, table);
@@ -90,8 +120,7 @@ public final class JdbcIdempotencySchema {
             SQLException cause) {
         String script = dialect.schemaScript();
         // the folder of this database's script; all of them when the database has none of its own
-        String flywayLocation = dialect == JdbcDialect.OTHER
-                ? "classpath:db/resilience-starter/mysql, /postgresql or /h2"
+        String flywayLocation = script == null ? SCRIPT_FOLDERS
                 : "classpath:" + script.substring(0, script.lastIndexOf('/'));
         return new IllegalStateException("The idempotency table '" + table + "' is missing or unreadable ("
                 + cause.getMessage() + "). Create it with the migration shipped in the starter (Flyway: add "
@@ -100,9 +129,9 @@ public final class JdbcIdempotencySchema {
                 + initializeProperty + "=always.", cause);
     }
 
-    private static JdbcDialect dialectOf(DataSource dataSource) {
+    private static String productOf(DataSource dataSource) {
         try (Connection connection = dataSource.getConnection()) {
-            return JdbcDialect.of(connection);
+            return connection.getMetaData().getDatabaseProductName();
         } catch (SQLException ex) {
             throw new IllegalStateException("Cannot inspect the database for the idempotency schema", ex);
         }

@@ -1,9 +1,9 @@
 package io.github.resiliencestarter.idempotent.jdbc;
 
+import io.github.resiliencestarter.idempotent.IdempotencyActivation;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -23,11 +23,13 @@ import org.springframework.util.ClassUtils;
  * {@code JdbcTransactionManager}, used by MyBatis and plain JDBC) and Spring Data JPA's
  * {@link JpaTransactionManager} (Hibernate exposes its connection, so the marker joins the JPA
  * transaction). User-defined managers are included. The listener acts only when the idempotency
- * store is the JDBC store on that manager's DataSource; the store is looked up lazily to keep this
- * early post-processor light.
+ * store in use is the JDBC store on that manager's DataSource; it is asked of the
+ * {@link IdempotencyActivation}, which never creates it, so this early post-processor stays light
+ * and an application without {@code @Idempotent} methods gets no store.
  *
- * <p>Once every singleton exists, transaction managers the completion cannot join (JTA, a manager
- * of another DataSource) are reported when the store is the JDBC store: a WARN naming each bean,
+ * <p>Once the store is in use (at startup, when the first annotated method is resolved),
+ * transaction managers the completion cannot join (JTA, a manager of another DataSource) are
+ * reported when the store is the JDBC store: a WARN naming each bean,
  * or a start failure when {@code requireTransactionalCompletion} is set. Rule I-P6 never silently
  * stops holding.
  */
@@ -41,27 +43,27 @@ public class JdbcTransactionalCompletionRegistrar implements BeanPostProcessor, 
     private static final boolean JPA = ClassUtils.isPresent("org.springframework.orm.jpa.JpaTransactionManager",
             JdbcTransactionalCompletionRegistrar.class.getClassLoader());
 
-    private final ObjectProvider<IdempotencyStore> stores;
+    private final ObjectProvider<IdempotencyActivation> activations;
 
     private final boolean requireTransactionalCompletion;
 
     private final Map<String, PlatformTransactionManager> managers = new LinkedHashMap<>();
 
     /**
-     * The store, once every singleton exists (it cannot change after that); until then each
-     * transaction asks the bean factory, since transactions may run while the context starts.
+     * The activation, once looked up (a bean lookup by type on every transaction cost about 1 % of a
+     * busy service's CPU); until it exists each transaction asks the bean factory.
      */
-    private volatile @Nullable Optional<IdempotencyStore> resolvedStore;
+    private volatile @Nullable IdempotencyActivation activation;
 
     /**
      * Creates the registrar.
      *
-     * @param stores the idempotency store, looked up when a transaction begins
+     * @param activations the idempotency activation, looked up when a transaction begins
      * @param requireTransactionalCompletion whether a manager the completion cannot join fails the start
      */
-    public JdbcTransactionalCompletionRegistrar(ObjectProvider<IdempotencyStore> stores,
+    public JdbcTransactionalCompletionRegistrar(ObjectProvider<IdempotencyActivation> activations,
             boolean requireTransactionalCompletion) {
-        this.stores = stores;
+        this.activations = activations;
         this.requireTransactionalCompletion = requireTransactionalCompletion;
     }
 
@@ -81,15 +83,29 @@ public class JdbcTransactionalCompletionRegistrar implements BeanPostProcessor, 
     }
 
     private @Nullable IdempotencyStore store() {
-        Optional<IdempotencyStore> resolved = resolvedStore;
-        // a bean lookup by type on every transaction cost about 1 % of a busy service's CPU
-        return resolved != null ? resolved.orElse(null) : stores.getIfAvailable();
+        IdempotencyActivation found = activation();
+        return found == null ? null : found.ifActive().map(IdempotencyActivation.Active::store).orElse(null);
+    }
+
+    private @Nullable IdempotencyActivation activation() {
+        IdempotencyActivation found = activation;
+        if (found == null) {
+            found = activations.getIfAvailable();
+            activation = found;
+        }
+        return found;
     }
 
     @Override
     public void afterSingletonsInstantiated() {
-        resolvedStore = Optional.ofNullable(stores.getIfAvailable());
-        if (!(store() instanceof JdbcIdempotencyStore store)) {
+        IdempotencyActivation found = activation();
+        if (found != null) {
+            found.whenActive(active -> reportUnjoinableManagers(active.store()));
+        }
+    }
+
+    private void reportUnjoinableManagers(IdempotencyStore inUse) {
+        if (!(inUse instanceof JdbcIdempotencyStore store)) {
             return;
         }
         managers.forEach((name, manager) -> {

@@ -1,5 +1,6 @@
 package io.github.resiliencestarter.spring.actuate;
 
+import io.github.resiliencestarter.idempotent.IdempotencyActivation;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -8,7 +9,8 @@ import java.util.Objects;
 /**
  * The idempotency store's health, independent of the Boot line: DOWN when the store does not
  * answer and requests are refused (fail-closed, the default), which is what a load balancer should
- * know; DEGRADED when they run without idempotency (fail-open). Each Boot line's health indicator
+ * know; DEGRADED when they run without idempotency (fail-open); UP without a ping while no
+ * {@code @Idempotent} method exists (no store was created: nothing can fail). Each Boot line's health indicator
  * only translates a {@link Report} into its own {@code Health} type.
  */
 public final class IdempotencyStoreHealth {
@@ -16,18 +18,18 @@ public final class IdempotencyStoreHealth {
     /** Status when requests keep being served without idempotency while the store is down. */
     public static final String DEGRADED = "DEGRADED";
 
-    private final IdempotencyStore store;
+    private final IdempotencyActivation activation;
 
     private final boolean failOpen;
 
     /**
      * Creates the check.
      *
-     * @param store the store
+     * @param activation the store once in use; the check never creates it
      * @param failOpen whether requests run without idempotency when the store is down
      */
-    public IdempotencyStoreHealth(IdempotencyStore store, boolean failOpen) {
-        this.store = Objects.requireNonNull(store, "store");
+    public IdempotencyStoreHealth(IdempotencyActivation activation, boolean failOpen) {
+        this.activation = Objects.requireNonNull(activation, "activation");
         this.failOpen = failOpen;
     }
 
@@ -38,6 +40,11 @@ public final class IdempotencyStoreHealth {
      */
     public Report check() {
         Map<String, Object> details = new LinkedHashMap<>();
+        IdempotencyStore store = activation.ifActive().map(IdempotencyActivation.Active::store).orElse(null);
+        if (store == null) {
+            details.put("store", "none: no @Idempotent method");
+            return new Report("UP", details);
+        }
         details.put("store", store.getClass().getSimpleName());
         details.put("failOpen", failOpen);
         try {

@@ -1,6 +1,6 @@
 package io.github.resiliencestarter.spring.actuate;
 
-import io.github.resiliencestarter.idempotent.IdempotencyStore;
+import io.github.resiliencestarter.idempotent.IdempotencyActivation;
 import io.github.resiliencestarter.retry.RetryBudget;
 import io.github.resiliencestarter.retry.RetryConfig;
 import io.github.resiliencestarter.retry.RetryConfigRegistry;
@@ -38,7 +38,7 @@ public class ResilienceEndpoint {
 
     private final ObjectProvider<IdempotentOperationSource> idempotents;
 
-    private final ObjectProvider<IdempotencyStore> store;
+    private final ObjectProvider<IdempotencyActivation> idempotency;
 
     private final ObjectProvider<RetryConfigRegistry> retryRegistry;
 
@@ -54,7 +54,7 @@ public class ResilienceEndpoint {
      * @param timeouts the {@code @Timeout} methods
      * @param retries the {@code @Retry} methods
      * @param idempotents the {@code @Idempotent} methods
-     * @param store the idempotency store
+     * @param idempotency the idempotency store once in use
      * @param retryRegistry the retry budgets
      * @param advisor the warnings
      * @param validator the annotations that cannot take effect
@@ -62,13 +62,13 @@ public class ResilienceEndpoint {
      */
     public ResilienceEndpoint(ObjectProvider<TimeoutOperationSource> timeouts,
             ObjectProvider<RetryOperationSource> retries, ObjectProvider<IdempotentOperationSource> idempotents,
-            ObjectProvider<IdempotencyStore> store, ObjectProvider<RetryConfigRegistry> retryRegistry,
+            ObjectProvider<IdempotencyActivation> idempotency, ObjectProvider<RetryConfigRegistry> retryRegistry,
             ObjectProvider<ResilienceSettingsInspector> advisor, ObjectProvider<AnnotatedMethodValidator> validator,
             ObjectProvider<SettingsChanges> changes) {
         this.timeouts = timeouts;
         this.retries = retries;
         this.idempotents = idempotents;
-        this.store = store;
+        this.idempotency = idempotency;
         this.retryRegistry = retryRegistry;
         this.advisor = advisor;
         this.validator = validator;
@@ -105,8 +105,10 @@ public class ResilienceEndpoint {
         validator.ifAvailable(found -> found.inactive().forEach(annotation -> inactive.add(Map.of(
                 "method", annotation.method(), "annotation", annotation.annotation(), "reason", annotation.reason()))));
         report.put("inactive", inactive);
-        IdempotencyStore current = store.getIfAvailable();
-        report.put("idempotencyStore", current == null ? null : current.getClass().getSimpleName());
+        // never creates the store: null while no @Idempotent method exists
+        IdempotencyActivation activation = idempotency.getIfAvailable();
+        report.put("idempotencyStore", activation == null ? null : activation.ifActive()
+                .map(active -> active.store().getClass().getSimpleName()).orElse(null));
         Map<String, Object> budgets = new TreeMap<>();
         RetryOperationSource retrySource = retries.getIfAvailable();
         RetryConfigRegistry inForce = retrySource != null ? retrySource.settings().registry()

@@ -13,6 +13,8 @@ class JdbcDialectTest {
         assertThat(JdbcDialect.of("MariaDB")).isEqualTo(JdbcDialect.MYSQL);
         assertThat(JdbcDialect.of("PostgreSQL")).isEqualTo(JdbcDialect.POSTGRESQL);
         assertThat(JdbcDialect.of("H2")).isEqualTo(JdbcDialect.H2);
+        assertThat(JdbcDialect.of("HSQL Database Engine")).isEqualTo(JdbcDialect.HSQLDB);
+        assertThat(JdbcDialect.of("Apache Derby")).isEqualTo(JdbcDialect.OTHER);
         assertThat(JdbcDialect.of("Microsoft SQL Server")).isEqualTo(JdbcDialect.OTHER);
         assertThat(JdbcDialect.of((String) null)).isEqualTo(JdbcDialect.OTHER);
     }
@@ -25,6 +27,7 @@ class JdbcDialectTest {
         assertThat(JdbcDialect.MYSQL.duplicateRaisesError()).isFalse();
         assertThat(JdbcDialect.POSTGRESQL.duplicateRaisesError()).isFalse();
         assertThat(JdbcDialect.H2.duplicateRaisesError()).isTrue();
+        assertThat(JdbcDialect.HSQLDB.duplicateRaisesError()).isTrue();
         assertThat(JdbcDialect.OTHER.duplicateRaisesError()).isTrue();
     }
 
@@ -41,5 +44,8 @@ class JdbcDialectTest {
         assertThat(JdbcDialect.POSTGRESQL.schemaScript()).isEqualTo(JdbcIdempotencySchema.POSTGRESQL_SCRIPT);
         assertThat(JdbcDialect.MYSQL.schemaScript()).isEqualTo(JdbcIdempotencySchema.MYSQL_SCRIPT);
         assertThat(JdbcDialect.H2.schemaScript()).isEqualTo(JdbcIdempotencySchema.H2_SCRIPT);
+        assertThat(JdbcDialect.HSQLDB.schemaScript()).isEqualTo(JdbcIdempotencySchema.HSQLDB_SCRIPT);
+        // no guess for a database the starter does not know: the MySQL script failed HSQLDB's start
+        assertThat(JdbcDialect.OTHER.schemaScript()).isNull();
     }
 }

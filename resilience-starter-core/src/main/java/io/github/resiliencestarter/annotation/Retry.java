@@ -108,6 +108,16 @@ public @interface Retry {
     boolean idempotent() default false;
 
     /**
+     * Declares that running this method twice <em>at the same time</em> is harmless (a read, or a
+     * write the other side deduplicates), which hedging does on purpose. Stronger than
+     * {@link #idempotent()}: a {@code PUT} is safe to repeat, not to run twice at once. Needed to
+     * hedge a method that is not a GET, HEAD or OPTIONS handler; implies {@code idempotent}.
+     *
+     * @return {@code true} when concurrent duplicates are harmless
+     */
+    boolean concurrentSafe() default false;
+
+    /**
      * A limit for each attempt ({@code "300ms"}); an attempt that runs out of it is interrupted and
      * retried. Empty takes it from the configuration (none by default).
      *

@@ -34,6 +34,9 @@ public final class RetryConfig {
      */
     public static final Duration DEFAULT_MIN_ATTEMPT_TIME = Duration.ofMillis(5);
 
+    /** Default cap on a server's {@code Retry-After}. */
+    public static final Duration DEFAULT_MAX_RETRY_AFTER = Duration.ofSeconds(30);
+
     private static final RetryConfig DEFAULTS = custom().build();
 
     private final int maxAttempts;
@@ -49,6 +52,8 @@ public final class RetryConfig {
     private final RetryBudget budget;
 
     private final @Nullable Duration attemptTimeout;
+
+    private final Duration maxRetryAfter;
 
     private final Duration minAttemptTime;
 
@@ -66,6 +71,7 @@ public final class RetryConfig {
         this.retryOnResult = builder.retryOnResult;
         this.budget = builder.budget;
         this.attemptTimeout = builder.attemptTimeout;
+        this.maxRetryAfter = builder.maxRetryAfter;
         this.minAttemptTime = builder.minAttemptTime;
         this.onlyUnsentFailures = builder.onlyUnsentFailures;
         this.avoidFailedTargets = builder.avoidFailedTargets;
@@ -106,6 +112,7 @@ public final class RetryConfig {
         builder.retryOnResult = base.retryOnResult;
         builder.budget = base.budget;
         builder.attemptTimeout = base.attemptTimeout;
+        builder.maxRetryAfter = base.maxRetryAfter;
         builder.minAttemptTime = base.minAttemptTime;
         builder.onlyUnsentFailures = base.onlyUnsentFailures;
         builder.avoidFailedTargets = base.avoidFailedTargets;
@@ -146,6 +153,16 @@ public final class RetryConfig {
     /** @return the limit of one attempt, or {@code null} for none */
     public @Nullable Duration attemptTimeout() {
         return attemptTimeout;
+    }
+
+    /**
+     * The longest wait a server's {@code Retry-After} may ask for; a longer request waits this long.
+     * A hostile or sick downstream's {@code Retry-After: 86400} must not park the caller for a day.
+     *
+     * @return the cap
+     */
+    public Duration maxRetryAfter() {
+        return maxRetryAfter;
     }
 
     /** @return the shortest time an attempt is assumed to need */
@@ -204,6 +221,8 @@ public final class RetryConfig {
         private RetryBudget budget = RetryBudget.UNLIMITED;
 
         private @Nullable Duration attemptTimeout;
+
+        private Duration maxRetryAfter = DEFAULT_MAX_RETRY_AFTER;
 
         private Duration minAttemptTime = DEFAULT_MIN_ATTEMPT_TIME;
 
@@ -282,6 +301,20 @@ public final class RetryConfig {
          */
         public Builder budget(RetryBudget value) {
             this.budget = Objects.requireNonNull(value, "budget");
+            return this;
+        }
+
+        /**
+         * Caps the wait a server's {@code Retry-After} asks for.
+         *
+         * @param value a duration, zero or more (zero: retry at once whatever the server asks)
+         * @return this builder
+         */
+        public Builder maxRetryAfter(Duration value) {
+            if (value == null || value.isNegative()) {
+                throw new InvalidSettingException("maxRetryAfter", "must be zero or more", value);
+            }
+            this.maxRetryAfter = value;
             return this;
         }
 

@@ -91,5 +91,14 @@ class BackOffAndJitterTest {
         assertThat(RetryAfter.parse("soon", clock)).isNull();
         assertThat(RetryAfter.parse("-1", clock)).isNull();
         assertThat(RetryAfter.parse(null, clock)).isNull();
+        // the two obsolete forms RFC 9110 requires a recipient to accept, for the same instant
+        assertThat(RetryAfter.parse("Wednesday, 21-Oct-15 07:28:00 GMT", clock)).isEqualTo(Duration.ofSeconds(60));
+        assertThat(RetryAfter.parse("Wed Oct 21 07:28:00 2015", clock)).isEqualTo(Duration.ofSeconds(60));
+        assertThat(RetryAfter.parse("Wed Oct  7 07:28:00 2015", clock)).isEqualTo(Duration.ZERO);
+        // a two-digit year more than 50 years ahead is the past century's: 2064 yes, 2066 is 1966
+        assertThat(RetryAfter.parse("Tuesday, 21-Oct-64 07:27:00 GMT", clock)).isPositive();
+        assertThat(RetryAfter.parse("Friday, 21-Oct-66 07:27:00 GMT", clock)).isEqualTo(Duration.ZERO);
+        // parsed as asked, however far: the retry policy caps the wait, not the parser
+        assertThat(RetryAfter.parse("Fri, 31 Dec 9999 23:59:59 GMT", clock)).isGreaterThan(Duration.ofDays(365 * 7000L));
     }
 }

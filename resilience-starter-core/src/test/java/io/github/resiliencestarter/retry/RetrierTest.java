@@ -323,6 +323,22 @@ class RetrierTest {
     }
 
     @Test
+    void aRetryAfterBeyondItsCapWaitsTheCapAndANegativeOneWaitsNothing() {
+        // a hostile or sick downstream: a day, the year 9999 (overflowed to a 500 before), a negative wait
+        for (Duration asked : List.of(Duration.ofDays(1), Duration.ofDays(365 * 8000L))) {
+            time.sleeps.clear();
+            assertThat(attemptsUntilFailure(retrier(fixed(1).maxAttempts(2).maxRetryAfter(Duration.ofSeconds(2)).build()),
+                    new RetryableException("THROTTLED", "429", asked, null))).isEqualTo(2);
+            assertThat(time.sleeps).containsExactly(Duration.ofSeconds(2).toNanos());
+        }
+        time.sleeps.clear();
+        assertThat(attemptsUntilFailure(retrier(fixed(1).maxAttempts(2).build()),
+                new RetryableException("THROTTLED", "429", Duration.ofSeconds(-5), null))).isEqualTo(2);
+        assertThat(time.sleeps).allMatch(nanos -> nanos == 0);
+        assertThat(RetryConfig.ofDefaults().maxRetryAfter()).isEqualTo(RetryConfig.DEFAULT_MAX_RETRY_AFTER);
+    }
+
+    @Test
     void eachAttemptSeesItsNumberInTheTraceContext() throws Throwable {
         List<Integer> seen = new ArrayList<>();
         String result = retrier(fixed(1).build()).call(() -> {

@@ -190,6 +190,9 @@ public class RetryProperties extends RetrySettings implements Validator {
         if (settings.getAttemptTimeout() != null) {
             builder.attemptTimeout(settings.getAttemptTimeout());
         }
+        if (settings.getMaxRetryAfter() != null) {
+            builder.maxRetryAfter(settings.getMaxRetryAfter());
+        }
         return builder.build();
     }
 

@@ -38,6 +38,9 @@ public class RetrySettings {
     /** Limit of each attempt; unset means attempts are bounded only by the deadline. */
     private @Nullable Duration attemptTimeout;
 
+    /** Longest wait a server's Retry-After may ask for (default 30s); a longer one waits this long. */
+    private @Nullable Duration maxRetryAfter;
+
     /** More failure types to retry, wherever they appear in the cause chain. */
     private List<Class<? extends Throwable>> retryFor = new ArrayList<>();
 
@@ -98,6 +101,14 @@ public class RetrySettings {
 
     public void setJitterFactor(@Nullable Double jitterFactor) {
         this.jitterFactor = jitterFactor;
+    }
+
+    public @Nullable Duration getMaxRetryAfter() {
+        return maxRetryAfter;
+    }
+
+    public void setMaxRetryAfter(@Nullable Duration maxRetryAfter) {
+        this.maxRetryAfter = maxRetryAfter;
     }
 
     public @Nullable Duration getAttemptTimeout() {

@@ -261,7 +261,7 @@ class CompositionMatrixTest {
 
         @Timeout(value = "500ms", fallbackMethod = "fallbackBlocking")
         @Idempotent(key = "#key", name = "blockingTIRFH")
-        @Retry(maxAttempts = 2, idempotent = true, hedgeDelay = "50ms")
+        @Retry(maxAttempts = 2, concurrentSafe = true, hedgeDelay = "50ms")
         public String blockingTIRFH(String key) throws InterruptedException {
             return block(key);
         }
@@ -293,7 +293,7 @@ class CompositionMatrixTest {
 
         @Timeout(value = "500ms", fallbackMethod = "fallbackFuture")
         @Idempotent(key = "#key", name = "futureTIRFH")
-        @Retry(maxAttempts = 2, idempotent = true, hedgeDelay = "50ms")
+        @Retry(maxAttempts = 2, concurrentSafe = true, hedgeDelay = "50ms")
         public CompletableFuture<String> futureTIRFH(String key) {
             return future(key);
         }
@@ -325,7 +325,7 @@ class CompositionMatrixTest {
 
         @Timeout(value = "500ms", fallbackMethod = "fallbackMono")
         @Idempotent(key = "#key", name = "monoTIRFH")
-        @Retry(maxAttempts = 2, idempotent = true, hedgeDelay = "50ms")
+        @Retry(maxAttempts = 2, concurrentSafe = true, hedgeDelay = "50ms")
         public Mono<String> monoTIRFH(String key) {
             return mono(key);
         }

@@ -18,6 +18,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 
 /** A web application with idempotent endpoints, run against each real store. */
@@ -113,11 +114,36 @@ public class IdempotencyWebTestApplication {
             return "never";
         }
 
+        @PostMapping("/i/attempt")
+        @Idempotent
+        public Map<String, Object> attempt(@RequestBody Map<String, Object> body,
+                @RequestHeader(value = "X-Retry-Attempt", required = false) String attempt) {
+            return Map.of("execution", execute("attempt"), "attempt", String.valueOf(attempt));
+        }
+
         @PostMapping("/i/null-key")
         @Idempotent(key = "#request.orderNo")
         public String nullKey(@RequestBody OrderRequest request) {
             execute("null-key");
             return "never";
+        }
+    }
+
+    /** A controller interface as OpenAPI generators write it: the mapping and the header on the interface. */
+    interface AttemptApi {
+
+        @PostMapping("/i/attempt-api")
+        Map<String, Object> attempt(@RequestBody Map<String, Object> body,
+                @RequestHeader(value = "X-Retry-Attempt", required = false) String attempt);
+    }
+
+    @RestController
+    static class AttemptController implements AttemptApi {
+
+        @Override
+        @Idempotent
+        public Map<String, Object> attempt(Map<String, Object> body, String attempt) {
+            return Map.of("execution", execute("attempt-api"), "attempt", String.valueOf(attempt));
         }
     }
 }

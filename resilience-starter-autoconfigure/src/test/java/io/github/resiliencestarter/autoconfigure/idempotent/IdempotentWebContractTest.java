@@ -99,6 +99,26 @@ abstract class IdempotentWebContractTest {
     }
 
     @Test
+    void aRetryThatChangesOnlyAHeaderIsTheSameRequestAndReplays() throws Exception {
+        for (String path : List.of("/i/attempt", "/i/attempt-api")) {
+            String key = "attempt-" + path.length() + "-" + run;
+            String endpoint = path.substring(3);
+            HttpResponse<String> first = post(path, "{\"sku\":\"A\"}", "Idempotency-Key", key, "X-Retry-Attempt", "1");
+            int executions = IdempotencyWebTestApplication.executions(endpoint);
+            HttpResponse<String> retry = post(path, "{\"sku\":\"A\"}", "Idempotency-Key", key, "X-Retry-Attempt", "2");
+
+            assertThat(first.statusCode()).as(path).isEqualTo(200);
+            // the header value was part of the fingerprint: 422 for the client's own retry
+            assertThat(retry.statusCode()).as(path).isEqualTo(200);
+            assertThat(retry.headers().firstValue("Idempotent-Replayed")).as(path).hasValue("true");
+            assertThat(JSON.readTree(retry.body()).get("attempt").asText()).as(path).isEqualTo("1");
+            assertThat(IdempotencyWebTestApplication.executions(endpoint)).as(path).isEqualTo(executions);
+            // the body still counts
+            assertThat(post(path, "{\"sku\":\"B\"}", "Idempotency-Key", key).statusCode()).as(path).isEqualTo(422);
+        }
+    }
+
+    @Test
     void theSameKeyWithAnotherPayloadIs422AndNotExecuted() throws Exception {
         String orderNo = "B-" + run;
         post("/i/orders", order(orderNo, "10"));

@@ -20,6 +20,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PutMapping;
 import reactor.core.publisher.Mono;
 
 /** {@code @Retry(hedgeDelay)} through the proxy, and the startup checks that refuse it. */
@@ -47,7 +48,7 @@ class HedgingAnnotationTest {
             return attempts;
         }
 
-        @Retry(idempotent = true, hedgeDelay = "20ms")
+        @Retry(concurrentSafe = true, hedgeDelay = "20ms")
         public String price(String sku) throws InterruptedException {
             int attempt = TraceContextHolder.current().attempt();
             attempts.add(attempt);
@@ -68,7 +69,7 @@ class HedgingAnnotationTest {
             return firstMonoCancelled;
         }
 
-        @Retry(idempotent = true, hedgeDelay = "20ms")
+        @Retry(concurrentSafe = true, hedgeDelay = "20ms")
         public Mono<String> priceLater(String sku) {
             if (TraceContextHolder.current().attempt() == 1) {
                 return Mono.<String>never().doOnCancel(firstMonoCancelled::countDown);
@@ -76,7 +77,7 @@ class HedgingAnnotationTest {
             return Mono.just("42 for " + sku);
         }
 
-        @Retry(idempotent = true, hedgeDelay = "${catalogue.hedge:p95}", maxHedges = 2)
+        @Retry(concurrentSafe = true, hedgeDelay = "${catalogue.hedge:p95}", maxHedges = 2)
         public String thread() {
             return Thread.currentThread().getName();
         }
@@ -86,6 +87,25 @@ class HedgingAnnotationTest {
     public static class UnsafeHedge {
 
         @Retry(hedgeDelay = "20ms")
+        public String read(String id) {
+            return id;
+        }
+    }
+
+    /** Safe to repeat, as every PUT is, but not to run twice at once. */
+    public static class PutHedge {
+
+        @PutMapping("/stock/{sku}")
+        @Retry(hedgeDelay = "20ms")
+        public String replace(String sku) {
+            return sku;
+        }
+    }
+
+    /** Declared safe to repeat, which says nothing of two at once. */
+    public static class RepeatSafeHedge {
+
+        @Retry(idempotent = true, hedgeDelay = "20ms")
         public String read(String id) {
             return id;
         }
@@ -123,7 +143,7 @@ class HedgingAnnotationTest {
     /** Declarations that cannot be right. */
     public static class BadPercentile {
 
-        @Retry(idempotent = true, hedgeDelay = "p100")
+        @Retry(concurrentSafe = true, hedgeDelay = "p100")
         public String read() {
             return "";
         }
@@ -141,7 +161,7 @@ class HedgingAnnotationTest {
     /** Leaves no attempt for a hedge. */
     public static class SingleAttemptHedge {
 
-        @Retry(idempotent = true, maxAttempts = 1, hedgeDelay = "5ms")
+        @Retry(concurrentSafe = true, maxAttempts = 1, hedgeDelay = "5ms")
         public String read() {
             return "";
         }
@@ -200,7 +220,7 @@ class HedgingAnnotationTest {
         runner.withBean(UnsafeHedge.class).run(context -> assertThat(context).hasFailed().getFailure()
                 .hasStackTraceContaining("@Retry(hedgeDelay) on " + UnsafeHedge.class.getName() + ".read(String)")
                 .hasStackTraceContaining("sends the same request twice")
-                .hasStackTraceContaining("@Retry(idempotent = true)"));
+                .hasStackTraceContaining("@Retry(concurrentSafe = true)"));
         runner.withPropertyValues("resilience.retry.safety-gate=WARN").withBean(UnsafeHedge.class)
                 .run(context -> assertThat(context).hasFailed().getFailure()
                         .hasStackTraceContaining("@Retry(hedgeDelay) on " + UnsafeHedge.class.getName()));
@@ -208,6 +228,17 @@ class HedgingAnnotationTest {
                 .hasStackTraceContaining("@Retry(hedgeDelay) on " + UnsentOnlyHedge.class.getName() + ".read(String)"));
         runner.withPropertyValues("resilience.retry.safety-gate=ALLOW").withBean(UnsafeHedge.class)
                 .run(context -> assertThat(context).hasNotFailed());
+    }
+
+    @Test
+    void R1_aPutOrAMethodDeclaredOnlyRepeatSafeIsNotHedgedBecauseTwoAtOnceAreNotOneAfterTheOther() {
+        // before: the gate took PUT (safe to repeat) for safe to run concurrently, and ran one PUT twice at once
+        for (Class<?> bean : new Class<?>[] {PutHedge.class, RepeatSafeHedge.class}) {
+            runner.withBean(bean).run(context -> assertThat(context).hasFailed().getFailure()
+                    .hasStackTraceContaining("@Retry(hedgeDelay) on " + bean.getName())
+                    .hasStackTraceContaining("safe to run twice at once")
+                    .hasStackTraceContaining("@Retry(concurrentSafe = true)"));
+        }
     }
 
     @Test

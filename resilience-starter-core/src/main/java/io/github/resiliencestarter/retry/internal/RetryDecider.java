@@ -109,8 +109,10 @@ public final class RetryDecider {
     private long delayBefore(int failedAttempts, @Nullable Throwable failure, long previousDelay, RandomGenerator rnd) {
         Duration requested = failure != null ? config.classifier().retryAfter(failure) : null;
         if (requested != null) {
-            // the server said when; jittering it would either hammer early or wait needlessly
-            return requested.toNanos();
+            // the server said when; jittering it would either hammer early or wait needlessly. A
+            // negative wait (a custom source) is now; a day, or the year 9999, is the cap
+            Duration cap = config.maxRetryAfter();
+            return requested.isNegative() ? 0 : requested.compareTo(cap) > 0 ? cap.toNanos() : requested.toNanos();
         }
         BackOff backOff = config.backOff();
         return Math.max(0, config.jitter().apply(backOff.delayNanos(failedAttempts, rnd), previousDelay, backOff, rnd));

@@ -25,6 +25,8 @@ public class IdempotentOperationSource extends AnnotatedOperationSource<Idempote
 
     private final Supplier<IdempotentExecutor> executor;
 
+    private final DefaultNames defaultNames = new DefaultNames("@Idempotent");
+
     private final StringValueResolver placeholders;
 
     /**
@@ -48,7 +50,8 @@ public class IdempotentOperationSource extends AnnotatedOperationSource<Idempote
     protected IdempotentOperation build(Idempotent annotation, Method method, @Nullable Class<?> targetClass) {
         String operation = AnnotatedMethods.operationName(method, targetClass);
         String described = AnnotatedMethods.describe(method, targetClass);
-        String name = annotation.name().isEmpty() ? operation : annotation.name();
+        // records are kept under the name: two methods must not share one by default
+        String name = annotation.name().isEmpty() ? defaultNames.take(operation, method, targetClass) : annotation.name();
         IdempotencyConfig.Builder config = IdempotencyConfig.from(defaults);
         Duration ttl = AnnotationValues.duration(annotation.ttl(), placeholders, "@Idempotent(ttl)", operation, false);
         if (ttl != null) {

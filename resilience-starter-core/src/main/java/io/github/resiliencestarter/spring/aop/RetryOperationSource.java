@@ -16,8 +16,8 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
 import org.springframework.core.annotation.MergedAnnotations;
+import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
 import org.springframework.util.StringValueResolver;
 
 /**
@@ -26,6 +26,9 @@ import org.springframework.util.StringValueResolver;
  * Resolved once per method and cached.
  */
 public class RetryOperationSource extends AnnotatedOperationSource<Retry, RetryOperation> {
+
+    /** Budgets are kept under the name: two methods must not share one by default. */
+    private final DefaultNames defaultNames = new DefaultNames("@Retry");
 
     private static final Logger log = LoggerFactory.getLogger(RetryOperationSource.class);
 
@@ -147,7 +150,8 @@ public class RetryOperationSource extends AnnotatedOperationSource<Retry, RetryO
         if (attemptTimeout != null) {
             policy.attemptTimeout(attemptTimeout);
         }
-        policy.budget(registry.budget(annotation.name().isEmpty() ? name : annotation.name()));
+        policy.budget(registry.budget(annotation.name().isEmpty() ? defaultNames.take(name, method, targetClass)
+                : annotation.name()));
         // before the gate: its WARN mode narrows retries to unsent requests, which hedging contradicts
         applyHedging(method, annotation, name, described, base, attempts, policy);
         applySafetyGate(method, annotation, described, policy);
@@ -156,7 +160,8 @@ public class RetryOperationSource extends AnnotatedOperationSource<Retry, RetryO
         FallbackMethod fallback = FallbackMethod.resolve("@Retry", annotation.fallbackMethod(), method, owner);
         Retrier retrier = Retrier.builder(name, policy.build()).observer(observer).timeoutRuntime(timeoutRuntime)
                 .build();
-        boolean declaredOnly = annotation.idempotent() && !safetyGate.isProvenSafe(method, annotation);
+        boolean declaredOnly = RetrySafetyGate.declaredRepeatSafe(annotation)
+                && !safetyGate.isProvenSafe(method, annotation);
         return new RetryOperation(name, retrier, fallback, declaredOnly,
                 ResultKind.governable(method, "@Retry", described));
     }

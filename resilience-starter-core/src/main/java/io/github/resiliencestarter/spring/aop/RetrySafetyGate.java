@@ -55,7 +55,18 @@ public final class RetrySafetyGate {
      * @return {@code true} when safe
      */
     public boolean isSafe(Method method, Retry retry) {
-        return retry.idempotent() || isProvenSafe(method, retry);
+        return declaredRepeatSafe(retry) || isProvenSafe(method, retry);
+    }
+
+    /**
+     * Whether the annotation itself says repeating the method is harmless
+     * ({@code idempotent = true}, or {@code concurrentSafe = true}, which implies it).
+     *
+     * @param retry the annotation
+     * @return {@code true} when declared
+     */
+    public static boolean declaredRepeatSafe(Retry retry) {
+        return retry.idempotent() || retry.concurrentSafe();
     }
 
     /**
@@ -81,22 +92,24 @@ public final class RetrySafetyGate {
      * @return {@code true} when any retryable failure may be retried
      */
     public boolean retriesAnyFailure(Method method, Retry retry) {
-        return retry.idempotent() || isIdempotentByDeclaration(method);
+        return declaredRepeatSafe(retry) || isIdempotentByDeclaration(method);
     }
 
     /**
      * Whether {@code method} may be hedged: run twice at the same time on purpose. Allowed for a
-     * method declared {@code @Retry(idempotent = true)} or mapped only to idempotent HTTP methods,
-     * and for any method in mode {@link RetrySafetyMode#ALLOW}. An idempotency annotation is not
-     * enough: it deduplicates requests outside the retry, not the attempts running inside one
-     * claim; a method safe only for unsent requests is the opposite of what hedging does.
+     * method declared {@code @Retry(concurrentSafe = true)} or mapped only to safe HTTP methods
+     * (GET, HEAD, OPTIONS), and for any method in mode {@link RetrySafetyMode#ALLOW}. Safe to repeat
+     * is not enough: a PUT or DELETE, {@code idempotent = true} and an idempotency annotation all say
+     * that a second call after the first changes nothing, not that two at once do (the annotation
+     * deduplicates requests outside the retry, not the attempts inside one claim); a method safe
+     * only for unsent requests is the opposite of what hedging does.
      *
      * @param method the annotated method
      * @param retry its annotation
      * @return {@code true} when hedging is allowed
      */
     public boolean allowsHedging(Method method, Retry retry) {
-        return mode == RetrySafetyMode.ALLOW || retry.idempotent() || (WEB && WebMethods.isIdempotentHandler(method));
+        return mode == RetrySafetyMode.ALLOW || retry.concurrentSafe() || (WEB && WebMethods.isSafeHandler(method));
     }
 
     /**
@@ -110,15 +123,16 @@ public final class RetrySafetyGate {
         String why = idempotentAnnotated
                 ? "the idempotency claim is made once, outside @Retry, so two attempts running at the same time "
                         + "would both execute inside it"
-                : "the method is not known to be idempotent";
+                : "the method is not known to be safe to run twice at once (safe to repeat, as a PUT is, is not "
+                        + "enough)";
         return "@Retry(hedgeDelay) on " + operation + " sends the same request twice at the same time on purpose, "
                 + "but " + why + " (rules R-1, C-2).";
     }
 
     /** How to make a hedged method the gate refuses acceptable. */
     public static final String UNSAFE_HEDGING_ACTION = "Hedge only reads that are safe to run twice at once: map the "
-            + "method to GET or HEAD (or another idempotent HTTP method), or declare @Retry(idempotent = true) if "
-            + "running it twice at the same time is harmless; otherwise remove hedgeDelay. "
+            + "method to GET, HEAD or OPTIONS, or declare @Retry(concurrentSafe = true) if running it twice at the "
+            + "same time is harmless; otherwise remove hedgeDelay. "
             + "resilience.retry.safety-gate=ALLOW switches the check off.";
 
     /**
@@ -175,17 +189,30 @@ public final class RetrySafetyGate {
     /** Kept apart so spring-web is loaded only when present. */
     private static final class WebMethods {
 
+        /** Safe to repeat (RFC 9110 section 9.2.2): a second request after the first changes nothing more. */
         private static final Set<RequestMethod> IDEMPOTENT = EnumSet.of(RequestMethod.GET, RequestMethod.HEAD,
                 RequestMethod.PUT, RequestMethod.DELETE, RequestMethod.OPTIONS);
 
+        /** Safe (RFC 9110 section 9.2.1): changes nothing, so two at once are harmless too. */
+        private static final Set<RequestMethod> SAFE = EnumSet.of(RequestMethod.GET, RequestMethod.HEAD,
+                RequestMethod.OPTIONS);
+
         static boolean isIdempotentHandler(Method method) {
+            return mappedOnlyTo(method, IDEMPOTENT);
+        }
+
+        static boolean isSafeHandler(Method method) {
+            return mappedOnlyTo(method, SAFE);
+        }
+
+        private static boolean mappedOnlyTo(Method method, Set<RequestMethod> allowed) {
             RequestMapping mapping = AnnotatedElementUtils.findMergedAnnotation(method, RequestMapping.class);
             if (mapping == null || mapping.method().length == 0) {
                 // no mapping, or one that accepts every method (POST included)
                 return false;
             }
             for (RequestMethod requestMethod : mapping.method()) {
-                if (!IDEMPOTENT.contains(requestMethod)) {
+                if (!allowed.contains(requestMethod)) {
                     return false;
                 }
             }

@@ -7,18 +7,31 @@ import java.io.Writer;
 import java.lang.reflect.Method;
 import java.security.Principal;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+import org.springframework.core.MethodParameter;
+import org.springframework.core.annotation.AnnotatedMethod;
 import org.springframework.util.ClassUtils;
 
 /**
  * Which arguments of a handler method describe the request, and so take part in the default
- * fingerprint (the engine computes the fingerprint itself). Parameters of infrastructure types
- * (servlet request and response, principal, binding results, streams) are left out: they differ
- * between identical requests.
+ * fingerprint (the engine computes the fingerprint itself). Left out: parameters of infrastructure
+ * types (servlet request and response, WebFlux exchange, principal, binding results, streams,
+ * headers), which differ between identical requests; header and cookie values
+ * ({@code @RequestHeader}, {@code @CookieValue}: a client's retry may change only a header, such as
+ * the attempt number the starter itself sends); and multipart parts, which do not encode
+ * repeatably. Parameter annotations count where Spring MVC reads them, on an interface the method
+ * implements included. A fingerprint expression covers any of them when they matter.
  */
 public final class FingerprintParameters {
 
     private static final List<Class<?>> SKIPPED = skippedTypes();
+
+    private static final Set<String> SKIPPED_ANNOTATIONS = Set.of(
+            "org.springframework.web.bind.annotation.RequestHeader",
+            "org.springframework.web.bind.annotation.CookieValue",
+            "org.springframework.web.bind.annotation.RequestPart");
 
     private FingerprintParameters() {
     }
@@ -31,10 +44,14 @@ public final class FingerprintParameters {
      */
     public static boolean[] included(Method method) {
         Class<?>[] types = method.getParameterTypes();
+        // as Spring MVC reads them: the method's own and those an implemented interface declares
+        MethodParameter[] parameters = new AnnotatedMethod(method).getMethodParameters();
         boolean[] included = new boolean[types.length];
         for (int i = 0; i < types.length; i++) {
             Class<?> type = types[i];
-            included[i] = SKIPPED.stream().noneMatch(skipped -> skipped.isAssignableFrom(type));
+            included[i] = SKIPPED.stream().noneMatch(skipped -> skipped.isAssignableFrom(type))
+                    && Arrays.stream(parameters[i].getParameterAnnotations())
+                            .noneMatch(annotation -> SKIPPED_ANNOTATIONS.contains(annotation.annotationType().getName()));
         }
         return included;
     }
@@ -61,8 +78,13 @@ public final class FingerprintParameters {
                 Reader.class, Writer.class));
         ClassLoader loader = FingerprintParameters.class.getClassLoader();
         for (String name : List.of("jakarta.servlet.ServletRequest", "jakarta.servlet.ServletResponse",
-                "org.springframework.validation.Errors", "org.springframework.ui.Model",
-                "org.springframework.web.context.request.WebRequest")) {
+                "jakarta.servlet.http.Part", "org.springframework.validation.Errors", "org.springframework.ui.Model",
+                "org.springframework.web.context.request.WebRequest", "org.springframework.http.HttpHeaders",
+                "org.springframework.web.multipart.MultipartFile",
+                "org.springframework.web.server.ServerWebExchange",
+                "org.springframework.http.server.reactive.ServerHttpRequest",
+                "org.springframework.http.server.reactive.ServerHttpResponse",
+                "org.springframework.http.codec.multipart.Part")) {
             if (ClassUtils.isPresent(name, loader)) {
                 types.add(ClassUtils.resolveClassName(name, loader));
             }

@@ -106,6 +106,23 @@ class ReactiveOrderFlowTest {
     }
 
     @Test
+    void theDraftsKeyFormsQuotedAndBareAreOneKeyAndMalformedOnesAre400() throws Exception {
+        String key = UUID.randomUUID().toString();
+        String body = "{\"item\":\"pen\",\"amount\":1}";
+        HttpResponse<String> quoted = post("/orders", body, "Idempotency-Key", "\"" + key + "\"");
+        HttpResponse<String> bare = post("/orders", body, "Idempotency-Key", key);
+
+        assertThat(quoted.statusCode()).isEqualTo(200);
+        assertThat(bare.headers().firstValue("Idempotent-Replayed")).as("the bare token is the same key").hasValue("true");
+        for (String malformed : List.of("\"" + key, "\"\"", "\"a\\b\"")) {
+            assertThat(post("/orders", body, "Idempotency-Key", malformed).statusCode()).as(malformed).isEqualTo(400);
+        }
+        assertThat(post("/orders", body, "Idempotency-Key", "a", "Idempotency-Key", "b").statusCode())
+                .as("two header fields").isEqualTo(400);
+        assertThat(ReactiveOrdersApplication.Orders.EXECUTIONS.get()).isEqualTo(1);
+    }
+
+    @Test
     void theSameKeyWithAnotherPayloadIsA422Problem() throws Exception {
         String key = UUID.randomUUID().toString();
         post("/orders", "{\"item\":\"book\",\"amount\":2}", "Idempotency-Key", key);

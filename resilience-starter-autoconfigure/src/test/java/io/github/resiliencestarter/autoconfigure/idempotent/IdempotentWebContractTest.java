@@ -119,6 +119,29 @@ abstract class IdempotentWebContractTest {
     }
 
     @Test
+    void theDraftsKeyFormsQuotedAndBareAreOneKeyAndMalformedOnesAre400() throws Exception {
+        String key = "draft-" + run;
+        int before = IdempotencyWebTestApplication.executions("header");
+        HttpResponse<String> quoted = post("/i/header", "{}", "Idempotency-Key", "\"" + key + "\"");
+        HttpResponse<String> bare = post("/i/header", "{}", "Idempotency-Key", key);
+
+        assertThat(quoted.statusCode()).isEqualTo(200);
+        // before: "k" and k were two keys, each executed
+        assertThat(bare.headers().firstValue("Idempotent-Replayed")).as("the bare token is the same key").hasValue("true");
+        // 255 characters inside the quotes: the limit is the key's, not its quotes'
+        String longest = "L".repeat(250) + run.substring(0, 5);
+        assertThat(post("/i/header", "{}", "Idempotency-Key", "\"" + longest + "\"").statusCode()).isEqualTo(200);
+        for (String malformed : List.of("\"" + key, "\"\"", "\"a\\b\"", "\"" + key + "\" trailing")) {
+            HttpResponse<String> refused = post("/i/header", "{}", "Idempotency-Key", malformed);
+            assertThat(refused.statusCode()).as(malformed).isEqualTo(400);
+            assertThat(JSON.readTree(refused.body()).get("type").asText()).endsWith("idempotency-key-invalid");
+        }
+        assertThat(post("/i/header", "{}", "Idempotency-Key", key, "Idempotency-Key", key).statusCode())
+                .as("two header fields").isEqualTo(400);
+        assertThat(IdempotencyWebTestApplication.executions("header")).isEqualTo(before + 2);
+    }
+
+    @Test
     void theSameKeyWithAnotherPayloadIs422AndNotExecuted() throws Exception {
         String orderNo = "B-" + run;
         post("/i/orders", order(orderNo, "10"));

@@ -6,6 +6,7 @@ import io.github.resiliencestarter.idempotent.IdempotencyKeyExpressionException;
 import io.github.resiliencestarter.idempotent.IdempotentCall;
 import io.github.resiliencestarter.idempotent.IdempotentResult;
 import io.github.resiliencestarter.spring.idempotent.FingerprintParameters;
+import io.github.resiliencestarter.spring.idempotent.IdempotencyKeyHeader;
 import io.github.resiliencestarter.spring.idempotent.IdempotencyScopeResolver;
 import io.github.resiliencestarter.spring.idempotent.RequestHeaders;
 import java.lang.reflect.Method;
@@ -54,7 +55,7 @@ public class IdempotentInterceptor extends OperationInterceptor<IdempotentOperat
     protected @Nullable Object invoke(IdempotentOperation operation, MethodInvocation invocation) throws Throwable {
         Object[] args = invocation.getArguments();
         String key = operation.key() != null ? evaluate(operation.key(), operation, args, "key")
-                : RequestHeaders.header(keyHeader);
+                : IdempotencyKeyHeader.parse(keyHeader, RequestHeaders.headers(keyHeader));
         if (key == null && operation.key() == null) {
             throw new IdempotencyKeyException("The idempotency key is missing: send the " + keyHeader + " header");
         }

@@ -4,6 +4,7 @@ import io.github.resiliencestarter.context.IdempotentExecution;
 import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.idempotent.IdempotencyKeys;
+import io.github.resiliencestarter.spring.idempotent.IdempotencyKeyHeader;
 import io.github.resiliencestarter.spring.idempotent.RequestHeaders;
 import java.io.IOException;
 import org.springframework.http.HttpRequest;
@@ -34,7 +35,8 @@ public class DerivedIdempotencyKeyInterceptor implements ClientHttpRequestInterc
             int sequence = idempotent.nextOutboundSequence(context.attempt());
             String derived = IdempotencyKeys.sha256(idempotent.key() + '\n' + request.getMethod().name() + '\n'
                     + request.getURI().getHost() + request.getURI().getPath() + '\n' + sequence);
-            request.getHeaders().set(RequestHeaders.IDEMPOTENCY_KEY, derived);
+            // the draft's sf-string form: a strict server reads the key inside the quotes
+            request.getHeaders().set(RequestHeaders.IDEMPOTENCY_KEY, IdempotencyKeyHeader.format(derived));
         }
         return execution.execute(request, body);
     }

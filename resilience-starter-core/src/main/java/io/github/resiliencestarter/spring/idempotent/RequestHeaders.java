@@ -2,6 +2,8 @@ package io.github.resiliencestarter.spring.idempotent;
 
 import io.github.resiliencestarter.spring.webflux.ReactiveRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import java.util.Collections;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.springframework.util.ClassUtils;
 import org.springframework.web.context.request.RequestAttributes;
@@ -9,7 +11,7 @@ import org.springframework.web.context.request.RequestContextHolder;
 import org.springframework.web.context.request.ServletRequestAttributes;
 
 /**
- * Reads the idempotency key header and marks replayed responses, for the servlet request bound to
+ * Reads the idempotency key header's field lines and marks replayed responses, for the servlet request bound to
  * the thread or the reactive request restored into it ({@link ReactiveRequest}).
  */
 public final class RequestHeaders {
@@ -32,14 +34,17 @@ public final class RequestHeaders {
     }
 
     /**
-     * A header of the current request.
+     * Every field line of a header of the current request, in order.
      *
      * @param name the header name
-     * @return its value, or {@code null} when absent or outside a request
+     * @return its values, empty when absent or outside a request
      */
-    public static @Nullable String header(String name) {
-        String value = SERVLET ? Servlet.header(name) : null;
-        return value == null && REACTIVE ? Reactive.header(name) : value;
+    public static List<String> headers(String name) {
+        List<String> values = SERVLET ? Servlet.headers(name) : null;
+        if (values == null && REACTIVE) {
+            values = Reactive.headers(name);
+        }
+        return values == null ? List.of() : values;
     }
 
     /** Adds {@code Idempotent-Replayed: true} to the current response. */
@@ -64,9 +69,10 @@ public final class RequestHeaders {
     /** Kept apart so the servlet API is loaded only when present. */
     private static final class Servlet {
 
-        static @Nullable String header(String name) {
+        static @Nullable List<String> headers(String name) {
             RequestAttributes attributes = RequestContextHolder.getRequestAttributes();
-            return attributes instanceof ServletRequestAttributes servlet ? servlet.getRequest().getHeader(name) : null;
+            return attributes instanceof ServletRequestAttributes servlet
+                    ? Collections.list(servlet.getRequest().getHeaders(name)) : null;
         }
 
         static @Nullable Runnable replayMarker() {
@@ -80,9 +86,13 @@ public final class RequestHeaders {
     /** Kept apart so WebFlux is loaded only when present. */
     private static final class Reactive {
 
-        static @Nullable String header(String name) {
+        static @Nullable List<String> headers(String name) {
             ReactiveRequest request = ReactiveRequest.current();
-            return request != null ? request.exchange().getRequest().getHeaders().getFirst(name) : null;
+            if (request == null) {
+                return null;
+            }
+            List<String> values = request.exchange().getRequest().getHeaders().get(name);
+            return values == null ? List.of() : values;
         }
 
         static @Nullable Runnable replayMarker() {

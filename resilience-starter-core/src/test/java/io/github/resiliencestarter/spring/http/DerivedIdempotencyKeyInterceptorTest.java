@@ -67,7 +67,8 @@ class DerivedIdempotencyKeyInterceptorTest {
             assertThat(sent.get(i)).as("first call of run %d", i / 2).isEqualTo(sent.get(0));
             assertThat(sent.get(i + 1)).as("second call of run %d", i / 2).isEqualTo(sent.get(1));
         }
-        assertThat(sent.get(0)).isNotEqualTo(sent.get(1)).hasSize(64);
+        // the draft's sf-string form: a SHA-256 in quotes
+        assertThat(sent.get(0)).isNotEqualTo(sent.get(1)).matches("\"[0-9a-f]{64}\"");
     }
 
     @Test
@@ -92,6 +93,6 @@ class DerivedIdempotencyKeyInterceptorTest {
 
         assertThat(sent).hasSize(2);
         assertThat(sent.get(0)).isEqualTo("chosen-by-the-caller");
-        assertThat(sent.get(1)).isNotNull().hasSize(64);
+        assertThat(sent.get(1)).isNotNull().matches("\"[0-9a-f]{64}\"");
     }
 }

@@ -16,6 +16,8 @@
 #      compiled (what a Boot 4 user gets); the sample and integration tests compile on Boot 4.
 #   3. Spring Boot 4.0 on Java 25: leg 2 again on the newest JDK.
 #   4. Spring Boot 4.1 on Java 17: leg 2 on the newest Boot release that resolves here.
+# After the legs, the README's run command (scripts/run-sample.sh) must bring the sample up on the
+# same checkout (RESILIENCE_TEST_SAMPLE_RUN=0 skips it).
 # Extra arguments go to every Maven run. RESILIENCE_TEST_LEGS selects legs, e.g. "1 2".
 set -euo pipefail
 
@@ -58,3 +60,36 @@ for leg in $LEGS; do
     *) echo "unknown leg '$leg'" >&2; exit 2 ;;
   esac
 done
+
+# The README's two commands in either order on one checkout: the run command after the legs above
+# (which leave the sample built for the last Boot line tested) must start the sample and answer.
+# bash's /dev/tcp: a fresh machine need not have curl
+sample_health() {
+  (exec 3<>"/dev/tcp/127.0.0.1/$1" && printf 'GET /actuator/health HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n' >&3 \
+    && timeout 5 cat <&3) 2>/dev/null || true
+}
+if [[ "${RESILIENCE_TEST_SAMPLE_RUN:-1}" = 1 ]]; then
+  echo "== the run command after the tests: scripts/run-sample.sh"
+  sample_port="$(_free_port)"
+  sample_log="$(mktemp /tmp/resilience-sample-run.XXXXXX)"
+  # a session of its own, so that stopping it stops its Maven builds too
+  setsid scripts/run-sample.sh --server.port="$sample_port" >"$sample_log" 2>&1 &
+  sample_pid=$!
+  sample_up=0
+  for _ in $(seq 1 600); do
+    if ! kill -0 "$sample_pid" 2>/dev/null; then break; fi
+    if sample_health "$sample_port" | grep -q '"status":"UP"'; then
+      sample_up=1; break
+    fi
+    sleep 0.5
+  done
+  kill -- -"$sample_pid" 2>/dev/null || kill "$sample_pid" 2>/dev/null || true
+  wait "$sample_pid" 2>/dev/null || true
+  if [[ "$sample_up" != 1 ]]; then
+    echo "scripts/run-sample.sh did not bring the sample up after the tests; its output:" >&2
+    tail -n 60 "$sample_log" >&2
+    exit 1
+  fi
+  echo "sample answered UP on port $sample_port"
+  rm -f "$sample_log"
+fi

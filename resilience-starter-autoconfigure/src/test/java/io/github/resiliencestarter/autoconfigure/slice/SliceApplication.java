@@ -38,7 +38,7 @@ public class SliceApplication {
         @GetMapping("/slice/slow")
         @Timeout("100ms")
         public String slow() throws InterruptedException {
-            Thread.sleep(10_000);
+            Thread.sleep(2_000);
             return "late";
         }
     }

@@ -9,7 +9,10 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Import;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.MockMvc;
@@ -21,6 +24,7 @@ import org.springframework.test.web.servlet.MockMvc;
  * duplicate replays, a deadline is a 504.
  */
 @Import({SliceApplication.OrderController.class, SliceApplication.CatchAllAdvice.class})
+@ExtendWith(OutputCaptureExtension.class)
 public abstract class WebMvcSliceContract {
 
     @Autowired
@@ -47,8 +51,13 @@ public abstract class WebMvcSliceContract {
     }
 
     @Test
-    void aSpentDeadlineIsA504() throws Exception {
-        mvc.perform(get("/slice/slow")).andExpect(status().isGatewayTimeout())
-                .andExpect(jsonPath("$.type").value("urn:resilience-starter:problem:deadline-exceeded"));
+    void aSpentDeadlineIsA504AndOneLogLineNamesTheMethodWithTheTraceId(CapturedOutput output) throws Exception {
+        String traceId = mvc.perform(get("/slice/slow")).andExpect(status().isGatewayTimeout())
+                .andExpect(jsonPath("$.type").value("urn:resilience-starter:problem:deadline-exceeded"))
+                .andReturn().getResponse().getHeader("X-Trace-Id");
+
+        // the client's detail names no method; the log does
+        assertThat(output.getOut().lines().filter(line -> line.contains("OrderController.slow")
+                && line.contains(traceId) && line.contains("/slice/slow answered 504"))).hasSize(1);
     }
 }

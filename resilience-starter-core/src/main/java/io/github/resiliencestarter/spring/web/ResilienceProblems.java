@@ -17,6 +17,8 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
@@ -27,6 +29,8 @@ import org.springframework.http.ResponseEntity;
  * Used by the exception handler and by the filter, which answers before any controller runs.
  */
 public final class ResilienceProblems {
+
+    private static final Logger log = LoggerFactory.getLogger(ResilienceProblems.class);
 
     /** Base of the problem type URIs. */
     public static final String TYPE_BASE = "urn:resilience-starter:problem:";
@@ -163,6 +167,12 @@ public final class ResilienceProblems {
         ProblemDetail problem = forError(error, includeOperation);
         if (problem == null) {
             return null;
+        }
+        if (error instanceof ResilienceTimeoutException) {
+            // the client's detail names no method: this line does, once per answered call, with the trace id
+            log.warn("{} answered {} (trace {}): {}", instance == null ? "A call" : instance, problem.getStatus(),
+                    problem.getProperties() == null ? null : problem.getProperties().get(TRACE_ID_PROPERTY),
+                    error.getMessage());
         }
         if (instance != null) {
             problem.setInstance(URI.create(instance));

@@ -50,6 +50,16 @@ public @interface Idempotent {
     String name() default "";
 
     /**
+     * Whether a call without the {@code Idempotency-Key} header is refused (400, the default) or
+     * runs unprotected, counted under the outcome {@code unprotected}: for endpoints whose existing
+     * clients send no key yet. Applies to the header only; a key expression is always required.
+     * {@code resilience.idempotent.key-optional} lists names to treat so without touching the code.
+     *
+     * @return {@code false} to let keyless calls through
+     */
+    boolean required() default true;
+
+    /**
      * How long the completed record is kept ({@code "30d"}, {@code "PT24H"}); empty takes it from
      * the configuration. Keep it longer than the longest window in which clients retry.
      *

@@ -22,7 +22,10 @@ public enum IdempotencyOutcome {
     LEASE_LOST,
 
     /** The stored record or its response could not be read; nothing was executed. */
-    CORRUPTED;
+    CORRUPTED,
+
+    /** No key was sent to a method that does not require one; it ran without idempotency. */
+    UNPROTECTED;
 
     /**
      * The lower-case tag value.

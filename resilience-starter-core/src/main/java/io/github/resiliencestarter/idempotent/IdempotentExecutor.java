@@ -88,6 +88,16 @@ public final class IdempotentExecutor {
     }
 
     /**
+     * Counts a call that ran without idempotency because it carried no key and its method does not
+     * require one.
+     *
+     * @param operation the operation's name
+     */
+    public void countUnprotected(String operation) {
+        observer.onOutcome(operation, IdempotencyOutcome.UNPROTECTED);
+    }
+
+    /**
      * Whether results declared as {@code type} can be stored and replayed by this executor's codec.
      *
      * @param type a method's generic return type

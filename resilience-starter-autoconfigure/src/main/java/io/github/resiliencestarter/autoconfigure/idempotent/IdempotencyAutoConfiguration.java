@@ -22,6 +22,7 @@ import io.github.resiliencestarter.spring.idempotent.IdempotencyScopeResolver;
 import io.github.resiliencestarter.spring.idempotent.PrincipalScopeResolver;
 import io.github.resiliencestarter.spring.idempotent.ReplayHeaders;
 import io.github.resiliencestarter.spring.idempotent.ResponseEntityCodec;
+import java.util.Set;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -177,7 +178,7 @@ public class IdempotencyAutoConfiguration {
             ObjectProvider<IdempotencyActivation> activation, ConfigurableBeanFactory beanFactory) {
         IdempotencyConfig config = properties.toConfig();
         return new IdempotentOperationSource(config, () -> activation.getObject().executor(),
-                new EmbeddedValueResolver(beanFactory));
+                new EmbeddedValueResolver(beanFactory), Set.copyOf(properties.getKeyOptional()));
     }
 
     /**

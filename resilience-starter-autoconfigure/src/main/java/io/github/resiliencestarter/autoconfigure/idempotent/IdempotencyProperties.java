@@ -93,6 +93,21 @@ public class IdempotencyProperties implements Validator {
     /** Extra replayed response headers for one @Idempotent name, keyed by that name. */
     private Map<String, List<String>> replayHeadersByName = new LinkedHashMap<>();
 
+    /**
+     * Operation names whose calls without the key header run unprotected (counted as
+     * {@code unprotected}) instead of answering 400, as {@code @Idempotent(required = false)} does:
+     * for endpoints whose existing clients send no key yet.
+     */
+    private List<String> keyOptional = new ArrayList<>();
+
+    public List<String> getKeyOptional() {
+        return keyOptional;
+    }
+
+    public void setKeyOptional(List<String> keyOptional) {
+        this.keyOptional = keyOptional;
+    }
+
     private final Jdbc jdbc = new Jdbc();
 
     private final NearCache nearCache = new NearCache();

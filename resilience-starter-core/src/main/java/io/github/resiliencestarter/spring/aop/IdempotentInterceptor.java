@@ -57,7 +57,12 @@ public class IdempotentInterceptor extends OperationInterceptor<IdempotentOperat
         String key = operation.key() != null ? evaluate(operation.key(), operation, args, "key")
                 : IdempotencyKeyHeader.parse(keyHeader, RequestHeaders.headers(keyHeader));
         if (key == null && operation.key() == null) {
-            throw new IdempotencyKeyException("The idempotency key is missing: send the " + keyHeader + " header");
+            if (operation.keyRequired()) {
+                throw new IdempotencyKeyException("The idempotency key is missing: send the " + keyHeader + " header");
+            }
+            // a client that sends no key yet: run as before the annotation, and count it
+            operation.executor().countUnprotected(operation.name());
+            return invocation.proceed();
         }
         IdempotentCall.Builder call = IdempotentCall.builder(operation.name(), operation.config()).key(key)
                 .scopeFrom(scopes::currentScope).returnType(operation.returnType());

@@ -20,8 +20,10 @@ import org.springframework.expression.Expression;
  * @param returnType the declared generic return type
  * @param config the merged settings
  * @param executor the executor on the configured store
+ * @param kind how the method returns its result
+ * @param keyRequired whether a call without the key header is refused (else it runs unprotected)
  */
 public record IdempotentOperation(String name, Method method, @Nullable Expression key,
         @Nullable Expression fingerprint, boolean fingerprintOff, boolean[] fingerprintParameters, Type returnType,
-        IdempotencyConfig config, IdempotentExecutor executor, ResultKind kind) {
+        IdempotencyConfig config, IdempotentExecutor executor, ResultKind kind, boolean keyRequired) {
 }

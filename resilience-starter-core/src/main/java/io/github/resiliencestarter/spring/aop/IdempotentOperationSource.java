@@ -10,6 +10,7 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Type;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.expression.Expression;
@@ -27,6 +28,8 @@ public class IdempotentOperationSource extends AnnotatedOperationSource<Idempote
 
     private final DefaultNames defaultNames = new DefaultNames("@Idempotent");
 
+    private final Set<String> keyOptional;
+
     private final StringValueResolver placeholders;
 
     /**
@@ -40,10 +43,25 @@ public class IdempotentOperationSource extends AnnotatedOperationSource<Idempote
      */
     public IdempotentOperationSource(IdempotencyConfig defaults, Supplier<IdempotentExecutor> executor,
             StringValueResolver placeholders) {
+        this(defaults, executor, placeholders, Set.of());
+    }
+
+    /**
+     * Creates the source.
+     *
+     * @param defaults the configured settings
+     * @param executor the executor on the configured store, looked up when the first method is resolved
+     * @param placeholders resolves {@code ${...}} in annotation values
+     * @param keyOptional names whose calls without the key header run unprotected, as with
+     *     {@code @Idempotent(required = false)}
+     */
+    public IdempotentOperationSource(IdempotencyConfig defaults, Supplier<IdempotentExecutor> executor,
+            StringValueResolver placeholders, Set<String> keyOptional) {
         super(Idempotent.class);
         this.defaults = defaults;
         this.executor = executor;
         this.placeholders = placeholders;
+        this.keyOptional = Set.copyOf(keyOptional);
     }
 
     @Override
@@ -76,8 +94,14 @@ public class IdempotentOperationSource extends AnnotatedOperationSource<Idempote
         }
         boolean fingerprintOff = Idempotent.NO_FINGERPRINT.equals(annotation.fingerprint());
         Expression fingerprint = fingerprintOff ? null : KeyExpressions.parse(annotation.fingerprint(), "fingerprint", method, described);
+        if (!annotation.required() && !annotation.key().isEmpty()) {
+            throw new InvalidDeclarationException("@Idempotent(required = false) on " + described + " has a key "
+                    + "expression, which every call has: required applies to the Idempotency-Key header only.",
+                    "Remove required = false, or the key expression to read the key from the header.");
+        }
+        boolean keyRequired = annotation.required() && !keyOptional.contains(name);
         return new IdempotentOperation(name, method, KeyExpressions.parse(annotation.key(), "key", method, described), fingerprint,
                 fingerprintOff, FingerprintParameters.included(method), valueType, config.build(), resolvedExecutor,
-                kind);
+                kind, keyRequired);
     }
 }

@@ -5,11 +5,16 @@ import io.github.resiliencestarter.idempotent.IdempotentCall;
 import io.github.resiliencestarter.idempotent.ResponseCodec;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ResponseEntity;
@@ -21,6 +26,11 @@ import org.springframework.http.ResponseEntity;
  * once, not stored here.
  */
 public class ResponseEntityCodec implements ResponseCodec {
+
+    private static final Logger log = LoggerFactory.getLogger(ResponseEntityCodec.class);
+
+    /** Operation and header pairs already reported as not stored. */
+    private final Set<String> reported = ConcurrentHashMap.newKeySet();
 
     private final ResponseCodec delegate;
 
@@ -68,14 +78,38 @@ public class ResponseEntityCodec implements ResponseCodec {
         Map<String, Object> stored = new LinkedHashMap<>();
         stored.put("status", entity.getStatusCode().value());
         Map<String, List<String>> headers = new LinkedHashMap<>();
+        List<String> dropped = new ArrayList<>();
         entity.getHeaders().forEach((header, values) -> {
             if (replayHeaders.keeps(name, header)) {
                 headers.put(header, values);
+            } else if (!ReplayHeaders.NEVER_STORED.contains(header.toLowerCase(Locale.ROOT))) {
+                dropped.add(header);
             }
         });
+        reportDropped(name, dropped);
         stored.put("headers", headers);
         stored.put("body", entity.getBody() == null ? null : delegate.encode(entity.getBody(), bodyType(type)));
         return JSON.toJSONString(stored);
+    }
+
+    /**
+     * A replay without a header the first response had surprises silently: say so, once per
+     * operation and header, with the property that keeps it. Headers never stored (cookies,
+     * credentials, hop-by-hop) are left out of it: no property keeps them.
+     */
+    private void reportDropped(String name, List<String> dropped) {
+        List<String> firstSeen = new ArrayList<>();
+        for (String header : dropped) {
+            if (reported.add(name + '\n' + header.toLowerCase(Locale.ROOT))) {
+                firstSeen.add(header);
+            }
+        }
+        if (!firstSeen.isEmpty()) {
+            log.info("Replays of {} will not carry the response header(s) {}: only allow-listed headers are stored. "
+                    + "Keep them with resilience.idempotent.replay-headers-by-name.{}={} (or replay-headers for "
+                    + "every name).", name.isEmpty() ? "this operation" : name, firstSeen, name.isEmpty() ? "<name>" : name,
+                    String.join(",", firstSeen));
+        }
     }
 
     @Override

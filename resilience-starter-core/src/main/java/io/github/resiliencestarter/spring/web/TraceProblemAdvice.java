@@ -84,12 +84,19 @@ public class TraceProblemAdvice implements ResponseBodyAdvice<Object>, HandlerEx
         }
         if (body instanceof Map<?, ?> map && http.getAttribute(RequestDispatcher.ERROR_STATUS_CODE) != null
                 && !map.containsKey(ResilienceProblems.TRACE_ID_PROPERTY)) {
-            // Spring Boot's error body for a failure no handler answered
+            // Spring Boot's error body for a failure no handler answered (problem details off)
             String traceId = traceId(http);
-            if (traceId != null) {
-                Map<Object, Object> withTrace = new LinkedHashMap<>(map);
-                withTrace.put(ResilienceProblems.TRACE_ID_PROPERTY, traceId);
-                return withTrace;
+            List<Map<String, String>> errors = invalidFields(http.getAttribute(FAILURE_ATTRIBUTE));
+            if (traceId != null || !errors.isEmpty()) {
+                Map<Object, Object> enriched = new LinkedHashMap<>(map);
+                if (traceId != null) {
+                    enriched.put(ResilienceProblems.TRACE_ID_PROPERTY, traceId);
+                }
+                // Boot's own binding errors, when asked for, carry the rejected values: never add beside them
+                if (!errors.isEmpty() && !map.containsKey(ERRORS_PROPERTY)) {
+                    enriched.put(ERRORS_PROPERTY, errors);
+                }
+                return enriched;
             }
         }
         return body;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.resiliencestarter.annotation.Timeout;
 import io.github.resiliencestarter.autoconfigure.ResilienceAutoConfiguration;
 import io.github.resiliencestarter.spring.aop.OffloadInTransactionException;
+import io.github.resiliencestarter.spring.aop.TimeoutOperationSource;
 import io.github.resiliencestarter.timeout.DeadlineExceededException;
 import io.github.resiliencestarter.timeout.TimeoutMode;
 import java.time.Duration;
@@ -62,11 +63,16 @@ class TimeoutAnnotationTest {
     }
 
     @Test
-    void aClassLevelAnnotationAppliesToEveryPublicMethod() {
+    void aClassLevelAnnotationAppliesToThePublicBusinessMethodsOnly() {
         runner.withBean(ClassLevelService.class).run(context -> {
-            ClassLevelService service = context.getBean(ClassLevelService.class);
+            // a JDK proxy here: the bean implements an interface and this runner sets no proxy-target-class
+            GeneratedApi service = context.getBean(GeneratedApi.class);
             assertThatThrownBy(() -> service.work(2_000)).isInstanceOf(DeadlineExceededException.class);
             assertThat(service.toString()).isEqualTo("class-level");
+            assertThat(service.request()).isEqualTo("no request");
+            // before: the generated interface's default accessor was governed and listed as well
+            assertThat(context.getBean(TimeoutOperationSource.class).operations())
+                    .extracting(operation -> operation.name()).containsExactly("ClassLevelService.work");
         });
     }
 
@@ -148,9 +154,20 @@ class TimeoutAnnotationTest {
         }
     }
 
-    @Timeout("100ms")
-    static class ClassLevelService {
+    /** As OpenAPI generators write a controller interface: a default accessor beside the operations. */
+    interface GeneratedApi {
 
+        default String request() {
+            return "no request";
+        }
+
+        String work(long millis) throws InterruptedException;
+    }
+
+    @Timeout("100ms")
+    static class ClassLevelService implements GeneratedApi {
+
+        @Override
         public String work(long millis) throws InterruptedException {
             Thread.sleep(millis);
             return "done";

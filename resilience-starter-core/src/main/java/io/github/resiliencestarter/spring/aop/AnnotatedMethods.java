@@ -28,11 +28,28 @@ public final class AnnotatedMethods {
         if (found == null && specific != method) {
             found = AnnotatedElementUtils.findMergedAnnotation(method, type);
         }
-        if (found == null && method.getDeclaringClass() != Object.class) {
+        if (found == null && classLevelApplies(specific)) {
             Class<?> declaring = targetClass != null ? targetClass : method.getDeclaringClass();
             found = AnnotatedElementUtils.findMergedAnnotation(declaring, type);
         }
         return found;
+    }
+
+    /**
+     * Whether an annotation on the class means this method: the class's own business methods, not
+     * what comes with it. Left out: {@code Object}'s methods and their overrides
+     * ({@code toString}, {@code equals}, {@code hashCode}), and default methods of an interface
+     * that the class does not override (an OpenAPI-generated controller interface's
+     * {@code getRequest()}); annotate such a method itself to govern it.
+     */
+    private static boolean classLevelApplies(Method specific) {
+        if (specific.getDeclaringClass() == Object.class || specific.isDefault()) {
+            return false;
+        }
+        String name = specific.getName();
+        int parameters = specific.getParameterCount();
+        return !((name.equals("toString") || name.equals("hashCode")) && parameters == 0)
+                && !(name.equals("equals") && parameters == 1 && specific.getParameterTypes()[0] == Object.class);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.github.resiliencestarter.annotation;
 
+import io.github.resiliencestarter.idempotent.ClientErrorHandling;
 import io.github.resiliencestarter.idempotent.InProgressStrategy;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
@@ -89,4 +90,14 @@ public @interface Idempotent {
      * @return the cacheable failure types
      */
     Class<? extends Throwable>[] cacheExceptions() default {};
+
+    /**
+     * What a failure the client caused (a 4xx {@code ResponseStatusException}, {@code ErrorResponse}
+     * or {@code @ResponseStatus} exception) does to the key: {@code REPLAY} it to duplicates, as the
+     * IETF draft and Stripe do, or {@code RELEASE} the key so the next duplicate runs again.
+     * {@code DEFAULT} takes {@code resilience.idempotent.on-client-error} ({@code REPLAY}).
+     *
+     * @return the handling
+     */
+    ClientErrorHandling onClientError() default ClientErrorHandling.DEFAULT;
 }

@@ -142,7 +142,7 @@ final class AsyncIdempotentCall<T> {
             }
             if (failure != null) {
                 Throwable cause = Causes.unwrapAsync(failure);
-                executor.settlement.settleAsync(IdempotentExecutor.failureSettlement(call, execution, lease, cause), kept)
+                executor.settlement.settleAsync(executor.failureSettlement(call, execution, lease, cause), kept)
                         .whenComplete((settled, ignored) -> {
                             executor.observeFailureSettlement(call, settled);
                             result.completeExceptionally(cause);

@@ -82,7 +82,7 @@ final class BlockingIdempotentCall {
             executor.recordDuration(call, started);
         } catch (Throwable failure) {
             executor.observeFailureSettlement(call, executor.settlement.settle(
-                    IdempotentExecutor.failureSettlement(call, execution, lease, failure), kept));
+                    executor.failureSettlement(call, execution, lease, failure), kept));
             throw failure;
         }
         executor.observeCompletion(call, executor.settlement.settle(

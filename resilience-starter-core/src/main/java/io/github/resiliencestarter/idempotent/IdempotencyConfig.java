@@ -48,6 +48,8 @@ public final class IdempotencyConfig {
 
     private final InProgressStrategy onInProgress;
 
+    private final ClientErrorHandling onClientError;
+
     private final Duration waitTimeout;
 
     private final boolean failOpen;
@@ -65,6 +67,7 @@ public final class IdempotencyConfig {
         this.settleLimit = builder.settleLimit;
         this.keepLimit = builder.keepLimit;
         this.onInProgress = builder.onInProgress;
+        this.onClientError = builder.onClientError;
         this.waitTimeout = builder.waitTimeout;
         this.failOpen = builder.failOpen;
         this.maxResponseBytes = builder.maxResponseBytes;
@@ -99,7 +102,7 @@ public final class IdempotencyConfig {
     public static Builder from(IdempotencyConfig base) {
         return new Builder().ttl(base.ttl).lease(base.lease).leaseMargin(base.leaseMargin)
                 .settleLimit(base.settleLimit).keepLimit(base.keepLimit)
-                .onInProgress(base.onInProgress).waitTimeout(base.waitTimeout).failOpen(base.failOpen)
+                .onInProgress(base.onInProgress).onClientError(base.onClientError).waitTimeout(base.waitTimeout).failOpen(base.failOpen)
                 .maxResponseBytes(base.maxResponseBytes).keyPrefix(base.keyPrefix)
                 .cacheableExceptions(base.cacheableExceptions);
     }
@@ -132,6 +135,15 @@ public final class IdempotencyConfig {
     /** @return what a duplicate does while the first runs */
     public InProgressStrategy onInProgress() {
         return onInProgress;
+    }
+
+    /**
+     * What a failure the client caused does to the key.
+     *
+     * @return {@link ClientErrorHandling#REPLAY} or {@link ClientErrorHandling#RELEASE}
+     */
+    public ClientErrorHandling onClientError() {
+        return onClientError;
     }
 
     /** @return how long a duplicate waits at most */
@@ -173,6 +185,8 @@ public final class IdempotencyConfig {
         private Duration keepLimit = DEFAULT_KEEP_LIMIT;
 
         private InProgressStrategy onInProgress = InProgressStrategy.WAIT;
+
+        private ClientErrorHandling onClientError = ClientErrorHandling.REPLAY;
 
         private Duration waitTimeout = DEFAULT_WAIT_TIMEOUT;
 
@@ -233,6 +247,18 @@ public final class IdempotencyConfig {
          */
         public Builder keepLimit(Duration value) {
             this.keepLimit = positive(value, "keepLimit");
+            return this;
+        }
+
+        /**
+         * @param value REPLAY (keep a client error for duplicates) or RELEASE
+         * @return this builder
+         */
+        public Builder onClientError(ClientErrorHandling value) {
+            if (value == null || value == ClientErrorHandling.DEFAULT) {
+                throw new InvalidSettingException("onClientError", "must be REPLAY or RELEASE", value);
+            }
+            this.onClientError = value;
             return this;
         }
 

@@ -47,6 +47,8 @@ public final class IdempotentExecutor {
 
     final IdempotencyObserver observer;
 
+    private final ClientErrorReplay clientErrors;
+
     final TimeSource time;
 
     final LeaseKeeper leases;
@@ -59,6 +61,7 @@ public final class IdempotentExecutor {
         this.store = builder.store;
         this.codec = builder.codec;
         this.observer = builder.observer;
+        this.clientErrors = builder.clientErrors;
         this.time = builder.time;
         this.leases = time == TimeSource.SYSTEM ? LeaseKeeper.shared() : new LeaseKeeper(time);
         this.settlement = new Settlement(store, leases);
@@ -218,7 +221,7 @@ public final class IdempotentExecutor {
             throws Throwable {
         T replayed;
         try {
-            replayed = (T) ResponseReplay.replay(existing, call, codec);
+            replayed = (T) ResponseReplay.replay(existing, call, codec, clientErrors);
         } catch (IdempotencyRecordCorruptedException ex) {
             throw ex;
         } catch (Throwable firstOutcome) {
@@ -274,15 +277,19 @@ public final class IdempotentExecutor {
     }
 
     /**
-     * After a failure: the failure kept for replays when cacheable; else, when an attempt's writes
+     * After a failure: the failure kept for replays when cacheable or the client's (a 4xx, unless
+     * the call releases those); else, when an attempt's writes
      * committed with the key before the failure, the key completed as "executed, outcome unknown"
      * (duplicates are refused at once, the work never runs again); else the claim released.
      */
-    static Settlement.Command failureSettlement(IdempotentCall call, IdempotentExecution execution, long lease,
+    Settlement.Command failureSettlement(IdempotentCall call, IdempotentExecution execution, long lease,
             Throwable failure) {
         IdempotencyConfig config = call.config();
         String owner = execution.ownerToken();
+        int clientError = config.onClientError() == ClientErrorHandling.REPLAY
+                ? clientErrors.clientErrorStatus(failure) : 0;
         StoredResponse kept = isCacheable(config, failure) ? StoredResponse.failure(failure)
+                : clientError != 0 ? StoredResponse.clientError(clientError, failure, clientErrors.detailOf(failure))
                 : execution.committedAttempt() != IdempotentExecution.NONE_COMMITTED ? StoredResponse.outcomeUnknown()
                 : null;
         Completion completion = kept == null ? null : new Completion(call.storedKey(), owner, kept,
@@ -330,11 +337,22 @@ public final class IdempotentExecutor {
 
         private IdempotencyObserver observer = IdempotencyObserver.NOOP;
 
+        private ClientErrorReplay clientErrors = ClientErrorReplay.NONE;
+
         private TimeSource time = TimeSource.SYSTEM;
 
         private Builder(IdempotencyStore store, ResponseCodec codec) {
             this.store = Objects.requireNonNull(store, "store");
             this.codec = Objects.requireNonNull(codec, "codec");
+        }
+
+        /**
+         * @param value tells a client's failure (4xx) from others, and rebuilds it for a replay
+         * @return this builder
+         */
+        public Builder clientErrors(ClientErrorReplay value) {
+            this.clientErrors = Objects.requireNonNull(value, "clientErrors");
+            return this;
         }
 
         /**

@@ -46,11 +46,12 @@ final class ResponseReplay {
      * @param record the record
      * @param call the call
      * @param codec the codec
+     * @param clientErrors rebuilds a kept client error
      * @return the first result
      * @throws Throwable the stored cacheable failure, or {@link IdempotentReplayException}
      */
-    static @Nullable Object replay(IdempotencyRecord record, IdempotentCall call, ResponseCodec codec)
-            throws Throwable {
+    static @Nullable Object replay(IdempotencyRecord record, IdempotentCall call, ResponseCodec codec,
+            ClientErrorReplay clientErrors) throws Throwable {
         if (record.status() == IdempotencyStatus.COMMITTED) {
             throw new IdempotentReplayException("The first call of " + call.operation() + " committed, but its "
                     + "response was not recorded; it is not executed again", null);
@@ -81,12 +82,31 @@ final class ResponseReplay {
                         + "than " + call.config().maxResponseBytes() + " bytes and was not kept; it is not "
                         + "executed again", null);
             default:
+                if (response.isClientError()) {
+                    throw clientError(response, call, clientErrors);
+                }
                 if (response.isFailure()) {
                     throw replayedFailure(response.type().substring(StoredResponse.ERROR_PREFIX.length()),
                             response.payload(), call);
                 }
                 throw new IdempotencyRecordCorruptedException("unknown response type for " + call.operation(), null);
         }
+    }
+
+    private static Throwable clientError(StoredResponse response, IdempotentCall call, ClientErrorReplay clientErrors) {
+        String rest = response.type().substring(StoredResponse.CLIENT_ERROR_PREFIX.length());
+        int colon = rest.indexOf(':');
+        int status;
+        try {
+            status = colon < 0 ? -1 : Integer.parseInt(rest.substring(0, colon));
+        } catch (NumberFormatException ex) {
+            status = -1;
+        }
+        if (status < 400 || status > 499) {
+            throw new IdempotencyRecordCorruptedException("a client error of " + call.operation()
+                    + " has no 4xx status", null);
+        }
+        return clientErrors.rebuild(status, rest.substring(colon + 1), response.payload());
     }
 
     private static Throwable replayedFailure(String className, @Nullable String message, IdempotentCall call) {

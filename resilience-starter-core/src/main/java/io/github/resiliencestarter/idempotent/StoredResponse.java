@@ -43,6 +43,9 @@ public record StoredResponse(String type, @Nullable String payload) {
     /** Prefix of the type of a stored cacheable failure; the exception's class name follows. */
     public static final String ERROR_PREFIX = "error:";
 
+    /** Prefix of the type of a stored client error; its status, a colon and the class name follow. */
+    public static final String CLIENT_ERROR_PREFIX = "client-error:";
+
     /** Checks the type. */
     public StoredResponse {
         Objects.requireNonNull(type, "type");
@@ -75,6 +78,27 @@ public record StoredResponse(String type, @Nullable String payload) {
      */
     public static StoredResponse failure(Throwable failure) {
         return new StoredResponse(ERROR_PREFIX + failure.getClass().getName(), failure.getMessage());
+    }
+
+    /**
+     * The stored form of a failure the client caused, replayed as one.
+     *
+     * @param status its 4xx status
+     * @param failure the failure
+     * @param detail what the client was told
+     * @return the stored form
+     */
+    public static StoredResponse clientError(int status, Throwable failure, @Nullable String detail) {
+        return new StoredResponse(CLIENT_ERROR_PREFIX + status + ':' + failure.getClass().getName(), detail);
+    }
+
+    /**
+     * Whether this is a stored client error.
+     *
+     * @return {@code true} for {@code client-error:<status>:<class>}
+     */
+    public boolean isClientError() {
+        return type.startsWith(CLIENT_ERROR_PREFIX);
     }
 
     /**

@@ -4,6 +4,7 @@ import io.github.resiliencestarter.annotation.Idempotent;
 import io.github.resiliencestarter.autoconfigure.ConditionalOnResilienceEnabled;
 import io.github.resiliencestarter.autoconfigure.ResilienceAutoConfiguration;
 import io.github.resiliencestarter.autoconfigure.retry.RetryAutoConfiguration;
+import io.github.resiliencestarter.idempotent.ClientErrorReplay;
 import io.github.resiliencestarter.idempotent.IdempotencyActivation;
 import io.github.resiliencestarter.idempotent.IdempotencyConfig;
 import io.github.resiliencestarter.idempotent.IdempotencyObserver;
@@ -18,6 +19,7 @@ import io.github.resiliencestarter.spring.aop.IdempotentInterceptor;
 import io.github.resiliencestarter.spring.aop.IdempotentOperationSource;
 import io.github.resiliencestarter.spring.aop.ResilienceAdvisorOrder;
 import io.github.resiliencestarter.spring.aop.ResilienceAnnotationAdvisor;
+import io.github.resiliencestarter.spring.idempotent.HttpClientErrorReplay;
 import io.github.resiliencestarter.spring.idempotent.IdempotencyScopeResolver;
 import io.github.resiliencestarter.spring.idempotent.PrincipalScopeResolver;
 import io.github.resiliencestarter.spring.idempotent.ReplayHeaders;
@@ -98,6 +100,17 @@ public class IdempotencyAutoConfiguration {
             return new ResponseEntityCodec(new Fastjson2ResponseCodec(), new ReplayHeaders(
                     properties.getReplayHeaders(), properties.getReplayHeadersByName()));
         }
+
+        /**
+         * Tells a 4xx failure from others, so that duplicates get it replayed.
+         *
+         * @return the client errors of Spring MVC and WebFlux
+         */
+        @Bean
+        @ConditionalOnMissingBean
+        ClientErrorReplay idempotencyClientErrors() {
+            return new HttpClientErrorReplay();
+        }
     }
 
     /**
@@ -147,6 +160,7 @@ public class IdempotencyAutoConfiguration {
      * @param decorator wraps the store for the executor (metrics), when one is defined
      * @param properties the near cache settings
      * @param activation told that the store now exists
+     * @param clientErrors tells a client's failure from others, when the web stack is there
      * @return the executor
      */
     @Bean
@@ -154,11 +168,13 @@ public class IdempotencyAutoConfiguration {
     @ConditionalOnMissingBean
     public IdempotentExecutor idempotentExecutor(IdempotencyStore store, ResponseCodec codec,
             ObjectProvider<IdempotencyObserver> observer, ObjectProvider<IdempotencyStoreDecorator> decorator,
-            IdempotencyProperties properties, IdempotencyActivation activation) {
+            IdempotencyProperties properties, IdempotencyActivation activation,
+            ObjectProvider<ClientErrorReplay> clientErrors) {
         IdempotencyStoreDecorator wrap = decorator.getIfAvailable(() -> plain -> plain);
         // the near cache goes outermost: the store's own metrics then count only real round trips
         IdempotentExecutor executor = IdempotentExecutor.builder(properties.getNearCache().wrap(wrap.decorate(store)),
-                codec).observer(IdempotencyObserver.composite(observer.orderedStream().toList())).build();
+                codec).observer(IdempotencyObserver.composite(observer.orderedStream().toList()))
+                .clientErrors(clientErrors.getIfAvailable(() -> ClientErrorReplay.NONE)).build();
         activation.activated(store, executor);
         return executor;
     }

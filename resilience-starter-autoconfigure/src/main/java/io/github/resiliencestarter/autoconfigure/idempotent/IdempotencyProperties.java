@@ -2,6 +2,7 @@ package io.github.resiliencestarter.autoconfigure.idempotent;
 
 import io.github.resiliencestarter.autoconfigure.PropertyChecks;
 import io.github.resiliencestarter.context.TimeSource;
+import io.github.resiliencestarter.idempotent.ClientErrorHandling;
 import io.github.resiliencestarter.idempotent.IdempotencyConfig;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.idempotent.InProgressStrategy;
@@ -67,6 +68,9 @@ public class IdempotencyProperties implements Validator {
 
     /** What a duplicate does while the first call runs: WAIT or REJECT. */
     private InProgressStrategy onInProgress = InProgressStrategy.WAIT;
+
+    /** What a failure the client caused (4xx) does to its key: REPLAY it to duplicates, or RELEASE the key. */
+    private ClientErrorHandling onClientError = ClientErrorHandling.REPLAY;
 
     /** How long a duplicate waits for the first call at most (also bounded by its deadline). */
     private Duration waitTimeout = IdempotencyConfig.DEFAULT_WAIT_TIMEOUT;
@@ -186,6 +190,14 @@ public class IdempotencyProperties implements Validator {
         this.keepLimit = keepLimit;
     }
 
+    public ClientErrorHandling getOnClientError() {
+        return onClientError;
+    }
+
+    public void setOnClientError(ClientErrorHandling onClientError) {
+        this.onClientError = onClientError;
+    }
+
     public InProgressStrategy getOnInProgress() {
         return onInProgress;
     }
@@ -253,7 +265,7 @@ public class IdempotencyProperties implements Validator {
      */
     public IdempotencyConfig toConfig() {
         return IdempotencyConfig.custom().ttl(ttl).lease(lease).leaseMargin(leaseMargin).settleLimit(settleLimit)
-                .keepLimit(keepLimit).onInProgress(onInProgress)
+                .keepLimit(keepLimit).onInProgress(onInProgress).onClientError(onClientError)
                 .waitTimeout(waitTimeout).failOpen(failOpen).maxResponseBytes(maxResponseBytes).keyPrefix(keyPrefix)
                 .build();
     }

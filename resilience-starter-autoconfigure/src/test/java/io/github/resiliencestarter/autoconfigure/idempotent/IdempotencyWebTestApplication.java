@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.autoconfigure.idempotent;
 
 import io.github.resiliencestarter.annotation.Idempotent;
+import io.github.resiliencestarter.idempotent.ClientErrorHandling;
 import io.github.resiliencestarter.idempotent.InProgressStrategy;
 import jakarta.servlet.Filter;
 import jakarta.servlet.http.HttpServletRequest;
@@ -15,11 +16,14 @@ import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ResponseStatusException;
 
 /** A web application with idempotent endpoints, run against each real store. */
 @SpringBootConfiguration
@@ -121,6 +125,33 @@ public class IdempotencyWebTestApplication {
             return Map.of("execution", execute("attempt"), "attempt", String.valueOf(attempt));
         }
 
+        @PostMapping("/i/missing")
+        @Idempotent
+        public String missing(@RequestBody Map<String, Object> body) {
+            execute("missing");
+            throw new ResponseStatusException(HttpStatus.NOT_FOUND, "no such order");
+        }
+
+        @PostMapping("/i/out-of-stock")
+        @Idempotent
+        public String outOfStock(@RequestBody Map<String, Object> body) {
+            throw new OutOfStockException("sold out after " + execute("out-of-stock") + " call(s)");
+        }
+
+        @PostMapping("/i/unavailable")
+        @Idempotent
+        public String unavailable(@RequestBody Map<String, Object> body) {
+            execute("unavailable");
+            throw new ResponseStatusException(HttpStatus.SERVICE_UNAVAILABLE, "try later");
+        }
+
+        @PostMapping("/i/missing-released")
+        @Idempotent(onClientError = ClientErrorHandling.RELEASE)
+        public String missingReleased(@RequestBody Map<String, Object> body) {
+            execute("missing-released");
+            throw new ResponseStatusException(HttpStatus.NOT_FOUND, "no such order");
+        }
+
         @PostMapping("/i/null-key")
         @Idempotent(key = "#request.orderNo")
         public String nullKey(@RequestBody OrderRequest request) {
@@ -144,6 +175,17 @@ public class IdempotencyWebTestApplication {
         @Idempotent
         public Map<String, Object> attempt(Map<String, Object> body, String attempt) {
             return Map.of("execution", execute("attempt-api"), "attempt", String.valueOf(attempt));
+        }
+    }
+
+    /** A business failure of the application's own, rendered by Spring from its annotation. */
+    @ResponseStatus(HttpStatus.CONFLICT)
+    public static class OutOfStockException extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
+        public OutOfStockException(String message) {
+            super(message);
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.spring.aop;
 
 import io.github.resiliencestarter.annotation.Idempotent;
+import io.github.resiliencestarter.idempotent.ClientErrorHandling;
 import io.github.resiliencestarter.idempotent.IdempotencyConfig;
 import io.github.resiliencestarter.idempotent.IdempotentExecutor;
 import io.github.resiliencestarter.idempotent.InProgressStrategy;
@@ -77,6 +78,9 @@ public class IdempotentOperationSource extends AnnotatedOperationSource<Idempote
         }
         if (annotation.onInProgress() != InProgressStrategy.DEFAULT) {
             config.onInProgress(annotation.onInProgress());
+        }
+        if (annotation.onClientError() != ClientErrorHandling.DEFAULT) {
+            config.onClientError(annotation.onClientError());
         }
         if (annotation.cacheExceptions().length > 0) {
             config.cacheableExceptions(List.of(annotation.cacheExceptions()));

@@ -190,26 +190,41 @@ public final class DisposableRedisSentinel implements AutoCloseable {
 
     /**
      * Starts a killed node again, empty, on its port as a replica of the current master (as the
-     * configuration Sentinel rewrites on a demoted node would), and waits until it has synchronised.
+     * configuration Sentinel rewrites on a demoted node would), and waits until the master the
+     * sentinels name has a replica in sync.
      *
      * @param port the killed node's port
-     * @return whether it rejoined as a synchronised replica within 60 s
-     * @throws IOException when it cannot be started
+     * @return {@code true} once it rejoined as a synchronised replica
+     * @throws IOException when it cannot be started, or does not synchronise within 60 s
      * @throws InterruptedException when interrupted while waiting
      */
     public boolean restartAsReplica(int port) throws IOException, InterruptedException {
+        int master = masterPort();
+        // the promoted node must have become a master itself, or the two would replicate from each other
+        if (!awaitRole(master, "master", Duration.ofSeconds(30))) {
+            throw new IOException("the promoted node " + master + " never reported role:master");
+        }
         int index = dataPorts.indexOf(port);
         dataPorts.remove(index);
         dataProcesses.remove(index);
-        startData(port, List.of("--replicaof", "127.0.0.1", Integer.toString(masterPort())));
+        startData(port, List.of("--replicaof", "127.0.0.1", Integer.toString(master)));
+        // the sentinels may still reshuffle roles while they finish the failover: what counts is
+        // that the master they name ends up with a replica in sync
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        String replication = "";
         while (System.nanoTime() < until) {
-            if (cli(port, "info", "replication").contains("master_link_status:up")) {
-                return true;
+            try {
+                replication = cli(masterPort(), "info", "replication");
+                if (replication.contains("role:master") && replication.contains("state=online")) {
+                    return true;
+                }
+            } catch (IOException notNow) {
+                // a node reloading its data: ask again
             }
             Thread.sleep(100);
         }
-        return false;
+        throw new IOException("no master with a replica in sync within 60 s of restarting " + port + ": "
+                + replication.replaceAll("\\R", " "));
     }
 
     /**

@@ -2,9 +2,9 @@ package io.github.resiliencestarter.testsupport;
 
 import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -33,10 +33,7 @@ public final class DisposableMariaDb implements AutoCloseable {
      * @throws Exception when it cannot be created or started
      */
     public static DisposableMariaDb start() throws Exception {
-        int port;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            port = socket.getLocalPort();
-        }
+        int port = LoopbackPorts.free();
         Path dir = Files.createTempDirectory("disposable-mariadb");
         Process install = new ProcessBuilder("mariadb-install-db", "--no-defaults", "--user=root",
                 "--datadir=" + dir.resolve("data"), "--auth-root-authentication-method=normal")
@@ -75,15 +72,7 @@ public final class DisposableMariaDb implements AutoCloseable {
                 "--skip-name-resolve", "--pid-file=" + dir.resolve("mariadb.pid"), "--log-error="
                         + dir.resolve("mariadb.log"))).redirectErrorStream(true)
                 .redirectOutput(dir.resolve("stdout.log").toFile()).start();
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < until) {
-            try (java.net.Socket probe = new java.net.Socket("127.0.0.1", port)) {
-                return;
-            } catch (IOException notYet) {
-                Thread.sleep(100);
-            }
-        }
-        throw new IOException("mariadbd did not start on port " + port);
+        LoopbackPorts.awaitListening(port, "mariadbd", Duration.ofSeconds(60));
     }
 
     /**

@@ -2,8 +2,6 @@ package io.github.resiliencestarter.testsupport;
 
 import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -40,11 +38,7 @@ public final class DisposableRedis implements AutoCloseable {
      * @throws IOException when it cannot be started
      */
     public static DisposableRedis start() throws IOException {
-        int port;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            port = socket.getLocalPort();
-        }
-        DisposableRedis redis = new DisposableRedis(port, Files.createTempDirectory("disposable-redis"));
+        DisposableRedis redis = new DisposableRedis(LoopbackPorts.free(), Files.createTempDirectory("disposable-redis"));
         redis.resume();
         return redis;
     }
@@ -82,15 +76,12 @@ public final class DisposableRedis implements AutoCloseable {
         process = new ProcessBuilder(binary, "--port", Integer.toString(port), "--bind", "127.0.0.1", "--save", "",
                 "--appendonly", "no", "--dir", dir.toString()).redirectErrorStream(true)
                 .redirectOutput(dir.resolve("redis.log").toFile()).start();
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (System.nanoTime() < until) {
-            try (Socket probe = new Socket("127.0.0.1", port)) {
-                return;
-            } catch (IOException notYet) {
-                sleep();
-            }
+        try {
+            LoopbackPorts.awaitListening(port, "redis-server", Duration.ofSeconds(10));
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while redis-server started", ex);
         }
-        throw new IOException("redis-server did not start on port " + port);
     }
 
     /**
@@ -128,13 +119,5 @@ public final class DisposableRedis implements AutoCloseable {
             }
         }
         throw new IOException("redis-server is not installed; scripts/test.sh installs it. Tests do not skip.");
-    }
-
-    private static void sleep() {
-        try {
-            Thread.sleep(50);
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

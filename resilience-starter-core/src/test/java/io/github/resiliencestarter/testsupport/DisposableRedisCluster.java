@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -42,7 +43,7 @@ public final class DisposableRedisCluster implements AutoCloseable {
                         .redirectErrorStream(true).redirectOutput(dir.resolve("redis.log").toFile()).start());
             }
             for (int port : cluster.ports) {
-                waitForPort(port);
+                LoopbackPorts.awaitListening(port, "redis-server", Duration.ofSeconds(10));
             }
             List<String> create = new ArrayList<>(List.of("redis-cli", "--cluster", "create"));
             cluster.ports.forEach(port -> create.add("127.0.0.1:" + port));
@@ -99,17 +100,5 @@ public final class DisposableRedisCluster implements AutoCloseable {
             }
         }
         throw new IOException("no free port pair below 55535");
-    }
-
-    private static void waitForPort(int port) throws IOException, InterruptedException {
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (System.nanoTime() < until) {
-            try (java.net.Socket probe = new java.net.Socket("127.0.0.1", port)) {
-                return;
-            } catch (IOException notYet) {
-                Thread.sleep(50);
-            }
-        }
-        throw new IOException("redis-server did not start on port " + port);
     }
 }

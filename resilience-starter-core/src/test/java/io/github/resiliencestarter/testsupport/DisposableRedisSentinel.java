@@ -1,7 +1,6 @@
 package io.github.resiliencestarter.testsupport;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,11 +46,11 @@ public final class DisposableRedisSentinel implements AutoCloseable {
     public static DisposableRedisSentinel start() throws IOException, InterruptedException {
         DisposableRedisSentinel setup = new DisposableRedisSentinel();
         try {
-            int master = freePort();
+            int master = LoopbackPorts.free();
             setup.startData(master, List.of());
-            setup.startData(freePort(), List.of("--replicaof", "127.0.0.1", Integer.toString(master)));
+            setup.startData(LoopbackPorts.free(), List.of("--replicaof", "127.0.0.1", Integer.toString(master)));
             for (int i = 0; i < 3; i++) {
-                setup.startSentinel(freePort(), master);
+                setup.startSentinel(LoopbackPorts.free(), master);
             }
             setup.awaitSettled(master);
             return setup;
@@ -280,7 +279,7 @@ public final class DisposableRedisSentinel implements AutoCloseable {
         processes.add(process);
         dataProcesses.add(process);
         dataPorts.add(port);
-        waitForPort(port);
+        LoopbackPorts.awaitListening(port, "redis-server", Duration.ofSeconds(10));
     }
 
     private void startSentinel(int port, int master) throws IOException, InterruptedException {
@@ -299,7 +298,7 @@ public final class DisposableRedisSentinel implements AutoCloseable {
         processes.add(new ProcessBuilder("redis-server", conf.toString(), "--sentinel").redirectErrorStream(true)
                 .redirectOutput(dir.resolve("sentinel.log").toFile()).start());
         sentinelPorts.add(port);
-        waitForPort(port);
+        LoopbackPorts.awaitListening(port, "redis-server", Duration.ofSeconds(10));
     }
 
     private void awaitSettled(int master) throws IOException, InterruptedException {
@@ -345,23 +344,5 @@ public final class DisposableRedisSentinel implements AutoCloseable {
             throw new IOException("redis-cli " + String.join(" ", arguments) + " failed: " + output);
         }
         return output;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
-
-    private static void waitForPort(int port) throws IOException, InterruptedException {
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (System.nanoTime() < until) {
-            try (java.net.Socket probe = new java.net.Socket("127.0.0.1", port)) {
-                return;
-            } catch (IOException notYet) {
-                Thread.sleep(50);
-            }
-        }
-        throw new IOException("redis-server did not start on port " + port);
     }
 }

@@ -33,7 +33,7 @@ public class ProblemDetailsAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     public ResilienceExceptionHandler resilienceExceptionHandler(ProblemsProperties properties) {
-        return new ResilienceExceptionHandler(properties.isIncludeOperation());
+        return new ResilienceExceptionHandler(properties.isIncludeOperation(), properties.getTypeBase());
     }
 
     /**

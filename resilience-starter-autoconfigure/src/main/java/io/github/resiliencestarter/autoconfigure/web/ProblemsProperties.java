@@ -1,5 +1,7 @@
 package io.github.resiliencestarter.autoconfigure.web;
 
+import io.github.resiliencestarter.spring.web.ResilienceProblems;
+import java.net.URI;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -15,6 +17,25 @@ public class ProblemsProperties {
      * a fixed sentence and the trace id, the log and the metrics name the operation.
      */
     private boolean includeOperation;
+
+    /**
+     * What problem types begin with. The default names them ({@code urn:resilience-starter:problem:});
+     * a documentation URL ending with {@code /} makes each type a link to its page, as RFC 9457
+     * suggests ({@code https://docs.example.com/problems/idempotency-key-invalid}).
+     */
+    private String typeBase = ResilienceProblems.TYPE_BASE;
+
+    public String getTypeBase() {
+        return typeBase;
+    }
+
+    public void setTypeBase(String typeBase) {
+        // an absolute URI, or the types it makes are not URIs at all
+        if (!URI.create(typeBase).isAbsolute()) {
+            throw new IllegalArgumentException("resilience.problems.type-base must be an absolute URI, was " + typeBase);
+        }
+        this.typeBase = typeBase;
+    }
 
     public boolean isIncludeOperation() {
         return includeOperation;

@@ -36,17 +36,19 @@ public class ReactiveWebAutoConfiguration {
      * registry and switches on automatic context propagation.
      *
      * @param properties the bound properties
+     * @param problems what the filter's 504 problem's type begins with
      * @return the filter
      */
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnBooleanProperty(name = "resilience.trace.enabled", matchIfMissing = true)
-    public TraceContextWebFilter traceContextWebFilter(TraceProperties properties) {
+    public TraceContextWebFilter traceContextWebFilter(TraceProperties properties, ProblemsProperties problems) {
         ContextRegistry.getInstance().registerThreadLocalAccessor(new ReactiveRequest.Accessor());
         Hooks.enableAutomaticContextPropagation();
         TraceContextWebFilter filter = new TraceContextWebFilter(new InboundTraceContext(
                 properties.getMaxInboundBudget(), properties.getDefaultBudget(), null));
         filter.setOrder(properties.getFilterOrder());
+        filter.setProblemTypeBase(problems.getTypeBase());
         return filter;
     }
 
@@ -72,6 +74,6 @@ public class ReactiveWebAutoConfiguration {
     @ConditionalOnMissingBean
     @ConditionalOnBooleanProperty(name = "resilience.problem-details.enabled", matchIfMissing = true)
     public ReactiveResilienceExceptionHandler reactiveResilienceExceptionHandler(ProblemsProperties properties) {
-        return new ReactiveResilienceExceptionHandler(properties.isIncludeOperation());
+        return new ReactiveResilienceExceptionHandler(properties.isIncludeOperation(), properties.getTypeBase());
     }
 }

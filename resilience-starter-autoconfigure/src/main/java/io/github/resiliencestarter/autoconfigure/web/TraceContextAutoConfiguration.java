@@ -24,22 +24,25 @@ import org.springframework.web.context.request.RequestContextHolder;
 @ConditionalOnResilienceEnabled
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass(RequestContextHolder.class)
-@EnableConfigurationProperties(TraceProperties.class)
+@EnableConfigurationProperties({TraceProperties.class, ProblemsProperties.class})
 public class TraceContextAutoConfiguration {
 
     /**
      * The inbound trace filter, registered for every request.
      *
      * @param properties the bound properties
+     * @param problems what the filter's 504 problem's type begins with
      * @return the filter registration
      */
     @Bean
     @ConditionalOnMissingBean(TraceContextFilter.class)
     @ConditionalOnBooleanProperty(name = "resilience.trace.enabled", matchIfMissing = true)
-    public FilterRegistrationBean<TraceContextFilter> traceContextFilter(TraceProperties properties) {
+    public FilterRegistrationBean<TraceContextFilter> traceContextFilter(TraceProperties properties,
+            ProblemsProperties problems) {
         TraceContextFilter filter = new TraceContextFilter(properties.getMaxInboundBudget(),
                 properties.getDefaultBudget(), null);
         filter.setOrder(properties.getFilterOrder());
+        filter.setProblemTypeBase(problems.getTypeBase());
         FilterRegistrationBean<TraceContextFilter> registration = new FilterRegistrationBean<>(filter);
         registration.setOrder(properties.getFilterOrder());
         registration.setName("resilienceTraceContextFilter");

@@ -24,6 +24,8 @@ public class ResilienceExceptionHandler {
 
     private final boolean includeOperation;
 
+    private final String typeBase;
+
     /** Creates the handler; problem details name no operation of the server. */
     public ResilienceExceptionHandler() {
         this(false);
@@ -35,7 +37,18 @@ public class ResilienceExceptionHandler {
      * @param includeOperation whether problem details may name the server's operation
      */
     public ResilienceExceptionHandler(boolean includeOperation) {
+        this(includeOperation, ResilienceProblems.TYPE_BASE);
+    }
+
+    /**
+     * Creates the handler.
+     *
+     * @param includeOperation whether problem details may name the server's operation
+     * @param typeBase what problem types begin with, e.g. a documentation URL ending with {@code /}
+     */
+    public ResilienceExceptionHandler(boolean includeOperation, String typeBase) {
         this.includeOperation = includeOperation;
+        this.typeBase = typeBase;
     }
 
     /**
@@ -54,6 +67,7 @@ public class ResilienceExceptionHandler {
         if (response == null) {
             throw error;
         }
+        ResilienceProblems.rebase(response.getBody(), typeBase);
         return response;
     }
 }

@@ -186,6 +186,23 @@ public final class ResilienceProblems {
     }
 
     /**
+     * Moves a problem's type from the starter's own {@value #TYPE_BASE} names to a base of the
+     * application's, so that the type is a link to its documentation
+     * ({@code https://docs.example.com/problems/idempotency-key-invalid}), as RFC 9457 suggests.
+     *
+     * @param problem a problem of the starter
+     * @param typeBase the base the type's last part goes after; {@link #TYPE_BASE} changes nothing
+     * @return the problem
+     */
+    public static ProblemDetail rebase(ProblemDetail problem, String typeBase) {
+        String type = String.valueOf(problem.getType());
+        if (!typeBase.equals(TYPE_BASE) && type.startsWith(TYPE_BASE)) {
+            problem.setType(URI.create(typeBase + type.substring(TYPE_BASE.length())));
+        }
+        return problem;
+    }
+
+    /**
      * A problem as the JSON object filters write before any message converter exists.
      *
      * @param problem the problem

@@ -48,6 +48,8 @@ public class TraceContextFilter extends OncePerRequestFilter implements Ordered 
 
     private int order = DEFAULT_ORDER;
 
+    private String problemTypeBase = ResilienceProblems.TYPE_BASE;
+
     /**
      * Creates the filter.
      *
@@ -58,6 +60,16 @@ public class TraceContextFilter extends OncePerRequestFilter implements Ordered 
     public TraceContextFilter(@Nullable Duration maxInboundBudget, @Nullable Duration defaultBudget,
             @Nullable Supplier<@Nullable String> currentSpanTraceId) {
         this.inbound = new InboundTraceContext(maxInboundBudget, defaultBudget, currentSpanTraceId);
+    }
+
+    /**
+     * Sets what the types of the problems this filter answers begin with
+     * ({@code resilience.problems.type-base}).
+     *
+     * @param problemTypeBase an absolute URI, e.g. a documentation URL ending with {@code /}
+     */
+    public void setProblemTypeBase(String problemTypeBase) {
+        this.problemTypeBase = problemTypeBase;
     }
 
     /**
@@ -115,9 +127,10 @@ public class TraceContextFilter extends OncePerRequestFilter implements Ordered 
         }
     }
 
-    private static void writeProblem(HttpServletRequest request, HttpServletResponse response, ProblemDetail problem)
+    private void writeProblem(HttpServletRequest request, HttpServletResponse response, ProblemDetail problem)
             throws IOException {
-        Map<String, Object> body = ResilienceProblems.members(problem, request.getRequestURI());
+        Map<String, Object> body = ResilienceProblems.members(ResilienceProblems.rebase(problem, problemTypeBase),
+                request.getRequestURI());
         response.setStatus(problem.getStatus());
         response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
         response.setCharacterEncoding(StandardCharsets.UTF_8.name());

@@ -20,6 +20,8 @@ public class ReactiveResilienceExceptionHandler {
 
     private final boolean includeOperation;
 
+    private final String typeBase;
+
     /** Creates the handler; problem details name no operation of the server. */
     public ReactiveResilienceExceptionHandler() {
         this(false);
@@ -31,7 +33,18 @@ public class ReactiveResilienceExceptionHandler {
      * @param includeOperation whether problem details may name the server's operation
      */
     public ReactiveResilienceExceptionHandler(boolean includeOperation) {
+        this(includeOperation, ResilienceProblems.TYPE_BASE);
+    }
+
+    /**
+     * Creates the handler.
+     *
+     * @param includeOperation whether problem details may name the server's operation
+     * @param typeBase what problem types begin with, e.g. a documentation URL ending with {@code /}
+     */
+    public ReactiveResilienceExceptionHandler(boolean includeOperation, String typeBase) {
         this.includeOperation = includeOperation;
+        this.typeBase = typeBase;
     }
 
     /**
@@ -49,6 +62,7 @@ public class ReactiveResilienceExceptionHandler {
         if (response == null) {
             throw error;
         }
+        ResilienceProblems.rebase(response.getBody(), typeBase);
         return response;
     }
 }

@@ -39,6 +39,8 @@ public class TraceContextWebFilter implements WebFilter, Ordered {
 
     private int order = DEFAULT_ORDER;
 
+    private String problemTypeBase = ResilienceProblems.TYPE_BASE;
+
     /**
      * Creates the filter.
      *
@@ -46,6 +48,16 @@ public class TraceContextWebFilter implements WebFilter, Ordered {
      */
     public TraceContextWebFilter(InboundTraceContext inbound) {
         this.inbound = inbound;
+    }
+
+    /**
+     * Sets what the types of the problems this filter answers begin with
+     * ({@code resilience.problems.type-base}).
+     *
+     * @param problemTypeBase an absolute URI, e.g. a documentation URL ending with {@code /}
+     */
+    public void setProblemTypeBase(String problemTypeBase) {
+        this.problemTypeBase = problemTypeBase;
     }
 
     /**
@@ -76,8 +88,9 @@ public class TraceContextWebFilter implements WebFilter, Ordered {
                 .put(ReactiveRequest.KEY, new ReactiveRequest(exchange, null)));
     }
 
-    private static Mono<Void> writeProblem(ServerWebExchange exchange, ProblemDetail problem) {
-        Map<String, Object> body = ResilienceProblems.members(problem, exchange.getRequest().getPath().value());
+    private Mono<Void> writeProblem(ServerWebExchange exchange, ProblemDetail problem) {
+        Map<String, Object> body = ResilienceProblems.members(ResilienceProblems.rebase(problem, problemTypeBase),
+                exchange.getRequest().getPath().value());
         exchange.getResponse().setStatusCode(HttpStatus.valueOf(problem.getStatus()));
         exchange.getResponse().getHeaders().setContentType(MediaType.APPLICATION_PROBLEM_JSON);
         DataBuffer buffer = exchange.getResponse().bufferFactory()

@@ -3,8 +3,11 @@ package io.github.resiliencestarter.spring.aop;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
@@ -33,7 +36,8 @@ import org.springframework.util.ReflectionUtils;
  *
  * <p>It also finds annotations that cannot take effect, warns about each and keeps them for the
  * actuator endpoint: on private, static or final methods of beans (a proxy never sees those
- * calls), and, within the application's packages, on classes that are not beans at all.
+ * calls), on methods a bean calls on itself ({@link SelfInvocations}), and, within the
+ * application's packages, on classes that are not beans at all.
  */
 public class AnnotatedMethodValidator implements SmartInitializingSingleton, BeanFactoryAware {
 
@@ -46,6 +50,9 @@ public class AnnotatedMethodValidator implements SmartInitializingSingleton, Bea
     private final List<InactiveAnnotation> inactive = new CopyOnWriteArrayList<>();
 
     private List<AnnotatedMethodResolver> resolvers = List.of();
+
+    /** Bean classes whose own calls to their annotated methods were looked for (once per class). */
+    private final Set<Class<?>> scannedForSelfCalls = new HashSet<>();
 
     private ConfigurableListableBeanFactory beanFactory;
 
@@ -109,15 +116,30 @@ public class AnnotatedMethodValidator implements SmartInitializingSingleton, Bea
     }
 
     private void validateBean(String beanName, Class<?> targetClass) {
+        Map<Method, List<String>> annotated = new LinkedHashMap<>();
         for (AnnotatedMethodResolver resolver : resolvers) {
             if (!AnnotationUtils.isCandidateClass(targetClass, resolver.annotationType())) {
                 continue;
             }
             boolean onClass = AnnotatedElementUtils.hasAnnotation(targetClass, resolver.annotationType());
-            ReflectionUtils.doWithMethods(targetClass, method -> validate(resolver, method, targetClass, beanName),
-                    method -> method.getDeclaringClass() != Object.class && !method.isBridge()
-                            && (AnnotatedElementUtils.hasAnnotation(method, resolver.annotationType())
-                                    || (onClass && Modifier.isPublic(method.getModifiers()))));
+            ReflectionUtils.doWithMethods(targetClass, method -> {
+                validate(resolver, method, targetClass, beanName);
+                if (unreachable(method) == null) {
+                    annotated.computeIfAbsent(method, m -> new ArrayList<>())
+                            .add("@" + resolver.annotationType().getSimpleName());
+                }
+            }, method -> method.getDeclaringClass() != Object.class && !method.isBridge()
+                    && (AnnotatedElementUtils.hasAnnotation(method, resolver.annotationType())
+                            || (onClass && Modifier.isPublic(method.getModifiers()))));
+        }
+        if (!annotated.isEmpty() && scannedForSelfCalls.add(targetClass)) {
+            for (SelfInvocations.Call call : SelfInvocations.find(targetClass, annotated.keySet())) {
+                for (String annotation : annotated.get(call.callee())) {
+                    report(new InactiveAnnotation(AnnotatedMethods.describe(call.callee(), targetClass), annotation,
+                            "called from " + call.caller() + "() of the same class, a call the proxy never sees; "
+                                    + "other beans' calls are governed"));
+                }
+            }
         }
     }
 

@@ -49,6 +49,8 @@ public final class IdempotentExecutor {
 
     private final ClientErrorReplay clientErrors;
 
+    private final PayloadProtection protection;
+
     final TimeSource time;
 
     final LeaseKeeper leases;
@@ -62,6 +64,7 @@ public final class IdempotentExecutor {
         this.codec = builder.codec;
         this.observer = builder.observer;
         this.clientErrors = builder.clientErrors;
+        this.protection = builder.protection;
         this.time = builder.time;
         this.leases = time == TimeSource.SYSTEM ? LeaseKeeper.shared() : new LeaseKeeper(time);
         this.settlement = new Settlement(store, leases);
@@ -221,7 +224,7 @@ public final class IdempotentExecutor {
             throws Throwable {
         T replayed;
         try {
-            replayed = (T) ResponseReplay.replay(existing, call, codec, clientErrors);
+            replayed = (T) ResponseReplay.replay(opened(existing, call), call, codec, clientErrors);
         } catch (IdempotencyRecordCorruptedException ex) {
             throw ex;
         } catch (Throwable firstOutcome) {
@@ -270,6 +273,7 @@ public final class IdempotentExecutor {
             log.warn("The result of {} could not be encoded for replay; the key is completed without it, so "
                     + "duplicates get an error and nothing runs twice", call.operation());
         }
+        response = sealed(response, call);
         IdempotencyConfig config = call.config();
         return new Settlement.Command(call.operation(), call.storedKey(), owner,
                 new Completion(call.storedKey(), owner, response, config.ttl().toMillis(), call.fingerprint(),
@@ -292,7 +296,7 @@ public final class IdempotentExecutor {
                 : clientError != 0 ? StoredResponse.clientError(clientError, failure, clientErrors.detailOf(failure))
                 : execution.committedAttempt() != IdempotentExecution.NONE_COMMITTED ? StoredResponse.outcomeUnknown()
                 : null;
-        Completion completion = kept == null ? null : new Completion(call.storedKey(), owner, kept,
+        Completion completion = kept == null ? null : new Completion(call.storedKey(), owner, sealed(kept, call),
                 config.ttl().toMillis(), call.fingerprint(), call.operation());
         return new Settlement.Command(call.operation(), call.storedKey(), owner, completion, lease,
                 config.settleLimit().toMillis());
@@ -319,6 +323,25 @@ public final class IdempotentExecutor {
         }
     }
 
+    /** The response as it is stored: its payload sealed, when protection is on. */
+    private StoredResponse sealed(StoredResponse response, IdempotentCall call) {
+        String payload = response.payload();
+        return payload == null ? response
+                : new StoredResponse(response.type(), protection.seal(payload, call.storedKey()));
+    }
+
+    /** The record with its payload opened. */
+    private IdempotencyRecord opened(IdempotencyRecord record, IdempotentCall call) {
+        StoredResponse response = record.response();
+        if (response == null || response.payload() == null) {
+            return record;
+        }
+        String payload = protection.open(response.payload(), call.storedKey());
+        return new IdempotencyRecord(record.key(), record.name(), record.fingerprint(), record.status(),
+                record.ownerToken(), record.leaseExpiresAt(), record.expiresAt(),
+                new StoredResponse(response.type(), payload), record.createdAt());
+    }
+
     private static boolean isCacheable(IdempotencyConfig config, Throwable failure) {
         for (Class<? extends Throwable> type : config.cacheableExceptions()) {
             if (type.isInstance(failure)) {
@@ -339,11 +362,22 @@ public final class IdempotentExecutor {
 
         private ClientErrorReplay clientErrors = ClientErrorReplay.NONE;
 
+        private PayloadProtection protection = PayloadProtection.NONE;
+
         private TimeSource time = TimeSource.SYSTEM;
 
         private Builder(IdempotencyStore store, ResponseCodec codec) {
             this.store = Objects.requireNonNull(store, "store");
             this.codec = Objects.requireNonNull(codec, "codec");
+        }
+
+        /**
+         * @param value how stored responses look at rest (sealed, or as they are)
+         * @return this builder
+         */
+        public Builder payloadProtection(PayloadProtection value) {
+            this.protection = Objects.requireNonNull(value, "protection");
+            return this;
         }
 
         /**

@@ -11,6 +11,7 @@ import io.github.resiliencestarter.idempotent.IdempotencyObserver;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.idempotent.IdempotencyStoreDecorator;
 import io.github.resiliencestarter.idempotent.IdempotentExecutor;
+import io.github.resiliencestarter.idempotent.PayloadProtection;
 import io.github.resiliencestarter.idempotent.ResponseCodec;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcTransactionalCompletionRegistrar;
 import io.github.resiliencestarter.idempotent.support.Fastjson2ResponseCodec;
@@ -161,6 +162,7 @@ public class IdempotencyAutoConfiguration {
      * @param properties the near cache settings
      * @param activation told that the store now exists
      * @param clientErrors tells a client's failure from others, when the web stack is there
+     * @param protection how stored responses look at rest, when the application defines it
      * @return the executor
      */
     @Bean
@@ -169,12 +171,13 @@ public class IdempotencyAutoConfiguration {
     public IdempotentExecutor idempotentExecutor(IdempotencyStore store, ResponseCodec codec,
             ObjectProvider<IdempotencyObserver> observer, ObjectProvider<IdempotencyStoreDecorator> decorator,
             IdempotencyProperties properties, IdempotencyActivation activation,
-            ObjectProvider<ClientErrorReplay> clientErrors) {
+            ObjectProvider<ClientErrorReplay> clientErrors, ObjectProvider<PayloadProtection> protection) {
         IdempotencyStoreDecorator wrap = decorator.getIfAvailable(() -> plain -> plain);
         // the near cache goes outermost: the store's own metrics then count only real round trips
         IdempotentExecutor executor = IdempotentExecutor.builder(properties.getNearCache().wrap(wrap.decorate(store)),
                 codec).observer(IdempotencyObserver.composite(observer.orderedStream().toList()))
-                .clientErrors(clientErrors.getIfAvailable(() -> ClientErrorReplay.NONE)).build();
+                .clientErrors(clientErrors.getIfAvailable(() -> ClientErrorReplay.NONE))
+                .payloadProtection(protection.getIfAvailable(() -> properties.getEncryption().toProtection())).build();
         activation.activated(store, executor);
         return executor;
     }

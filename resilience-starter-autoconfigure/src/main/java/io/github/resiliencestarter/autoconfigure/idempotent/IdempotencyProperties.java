@@ -2,21 +2,26 @@ package io.github.resiliencestarter.autoconfigure.idempotent;
 
 import io.github.resiliencestarter.autoconfigure.PropertyChecks;
 import io.github.resiliencestarter.context.TimeSource;
+import io.github.resiliencestarter.core.InvalidSettingException;
 import io.github.resiliencestarter.idempotent.ClientErrorHandling;
 import io.github.resiliencestarter.idempotent.IdempotencyConfig;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.idempotent.InProgressStrategy;
+import io.github.resiliencestarter.idempotent.PayloadProtection;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyStore;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcTableName;
 import io.github.resiliencestarter.idempotent.redis.RedisReplicaAcks;
+import io.github.resiliencestarter.idempotent.support.AesGcmPayloadProtection;
 import io.github.resiliencestarter.idempotent.support.InMemoryIdempotencyStore;
 import io.github.resiliencestarter.idempotent.support.NearCacheIdempotencyStore;
 import io.github.resiliencestarter.spring.idempotent.RequestHeaders;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.ClassUtils;
 import org.springframework.validation.Errors;
@@ -117,6 +122,8 @@ public class IdempotencyProperties implements Validator {
     private final NearCache nearCache = new NearCache();
 
     private final Redis redis = new Redis();
+
+    private final Encryption encryption = new Encryption();
 
     public List<String> getReplayHeaders() {
         return replayHeaders;
@@ -254,6 +261,10 @@ public class IdempotencyProperties implements Validator {
         return redis;
     }
 
+    public Encryption getEncryption() {
+        return encryption;
+    }
+
     public NearCache getNearCache() {
         return nearCache;
     }
@@ -282,6 +293,7 @@ public class IdempotencyProperties implements Validator {
         checks.check("jdbc.", () -> JdbcTableName.check(jdbc.getTable()));
         checks.check("redis.", Map.of("replicas", "replica-acks", "timeout", "replica-ack-timeout"),
                 redis::toReplicaAcks);
+        checks.check("encryption.", Map.of("activeKey", "active-key"), encryption::toProtection);
         if (redis.getReplicaAcks() > 0 && !ClassUtils.isPresent(Redis.LETTUCE, null)) {
             errors.rejectValue("redis.replica-acks", "missing", "needs Lettuce (Spring Boot's default Redis "
                     + "client): the acknowledgement is Redis' WAIT, which Spring Data Redis sends only through it");
@@ -293,6 +305,61 @@ public class IdempotencyProperties implements Validator {
             } else {
                 checks.check("near-cache.", () -> nearCache.wrap(new InMemoryIdempotencyStore()));
             }
+        }
+    }
+
+    /**
+     * Authenticated encryption of stored responses (AES-GCM): off while no key is configured. A
+     * replay needs the first response, so the store keeps it for the TTL; sealed, it is unreadable
+     * to whoever can read the store, and bound to its record.
+     */
+    public static class Encryption {
+
+        /** AES keys (16, 24 or 32 bytes, Base64) by id; a record names the key that sealed it. */
+        private Map<String, String> keys = new LinkedHashMap<>();
+
+        /** The id of the key new records are sealed with; rotate by adding a key and naming it here. */
+        private @Nullable String activeKey;
+
+        public Map<String, String> getKeys() {
+            return keys;
+        }
+
+        public void setKeys(Map<String, String> keys) {
+            this.keys = keys;
+        }
+
+        public @Nullable String getActiveKey() {
+            return activeKey;
+        }
+
+        public void setActiveKey(@Nullable String activeKey) {
+            this.activeKey = activeKey;
+        }
+
+        /**
+         * The protection these properties describe.
+         *
+         * @return AES-GCM with the keys, or none when no key is configured
+         */
+        public PayloadProtection toProtection() {
+            if (keys.isEmpty()) {
+                return PayloadProtection.NONE;
+            }
+            Map<String, byte[]> decoded = new LinkedHashMap<>();
+            keys.forEach((id, base64) -> {
+                try {
+                    decoded.put(id, Base64.getDecoder().decode(base64.strip()));
+                } catch (IllegalArgumentException ex) {
+                    throw new InvalidSettingException("keys", "must be Base64", id);
+                }
+            });
+            String active = activeKey != null ? activeKey : keys.size() == 1 ? keys.keySet().iterator().next() : null;
+            if (active == null) {
+                throw new InvalidSettingException("activeKey", "must name the key new records use, among "
+                        + keys.keySet(), null);
+            }
+            return new AesGcmPayloadProtection(decoded, active);
         }
     }
 

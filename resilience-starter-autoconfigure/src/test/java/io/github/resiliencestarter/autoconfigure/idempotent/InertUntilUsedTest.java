@@ -113,6 +113,8 @@ class InertUntilUsedTest {
         ApplicationContextRunner derby = runner.withConfiguration(AutoConfigurations.of(
                 BootLine.dataSourceAutoConfiguration(), BootLine.dataSourceTransactionManagerAutoConfiguration()))
                 .withPropertyValues("spring.datasource.url=jdbc:derby:memory:inert_" + System.nanoTime() + ";create=true",
+                        // named: Boot 4 no longer infers Derby's driver from the URL
+                        "spring.datasource.driver-class-name=org.apache.derby.jdbc.EmbeddedDriver",
                         "resilience.idempotent.jdbc.initialize-schema=always");
         derby.withBean(Plain.class).run(context -> assertThat(context).hasNotFailed());
         derby.withBean(Orders.class).run(context -> assertThat(context).hasFailed().getFailure()

@@ -26,12 +26,15 @@ import io.github.resiliencestarter.idempotent.IdempotentResult;
 import io.github.resiliencestarter.idempotent.InProgressStrategy;
 import io.github.resiliencestarter.idempotent.ResponseCodec;
 import io.github.resiliencestarter.idempotent.StoredResponse;
+import io.github.resiliencestarter.idempotent.support.AesGcmPayloadProtection;
 import io.github.resiliencestarter.idempotent.support.Fastjson2ResponseCodec;
 import io.github.resiliencestarter.testsupport.Eventually;
 import java.lang.reflect.Type;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -393,6 +396,26 @@ public abstract class IdempotencyStoreContractTest {
                 .isEqualTo(ClaimResult.Outcome.EXISTS);
         finish.countDown();
         assertThat(slow.get(30, TimeUnit.SECONDS)).isEqualTo("slow");
+    }
+
+    @Test
+    void aResponseSealedAtRestIsUnreadableInTheStoreAndReplaysAsTheFirstResult() throws Throwable {
+        String key = key("sealed");
+        byte[] aesKey = new byte[32];
+        new SecureRandom().nextBytes(aesKey);
+        IdempotentExecutor executor = IdempotentExecutor.builder(store(), new Fastjson2ResponseCodec())
+                .payloadProtection(new AesGcmPayloadProtection(Map.of("k1", aesKey), "k1")).build();
+        IdempotentCall call = call(key, "fp", String.class, IdempotencyConfig.ofDefaults());
+        AtomicInteger executions = new AtomicInteger();
+
+        String first = executor.execute(call, () -> "password=hunter2 #" + executions.incrementAndGet()).value();
+        IdempotentResult<String> replay = executor.execute(call, () -> "ran again " + executions.incrementAndGet());
+
+        assertThat(replay.replayed()).isTrue();
+        assertThat(replay.value()).isEqualTo(first).isEqualTo("password=hunter2 #1");
+        String stored = store().find(call.storedKey()).response().payload();
+        assertThat(stored).startsWith(AesGcmPayloadProtection.PREFIX).doesNotContain("hunter2");
+        assertThat(executions).hasValue(1);
     }
 
     @Test

@@ -2,7 +2,6 @@ package io.github.resiliencestarter.autoconfigure.web;
 
 import io.github.resiliencestarter.autoconfigure.ConditionalOnResilienceEnabled;
 import io.github.resiliencestarter.autoconfigure.propagation.PropagationAutoConfiguration;
-import io.github.resiliencestarter.spring.web.InboundTraceContext;
 import io.github.resiliencestarter.spring.webflux.CallerScopeWebFilter;
 import io.github.resiliencestarter.spring.webflux.ReactiveRequest;
 import io.github.resiliencestarter.spring.webflux.ReactiveResilienceExceptionHandler;
@@ -45,8 +44,7 @@ public class ReactiveWebAutoConfiguration {
     public TraceContextWebFilter traceContextWebFilter(TraceProperties properties, ProblemsProperties problems) {
         ContextRegistry.getInstance().registerThreadLocalAccessor(new ReactiveRequest.Accessor());
         Hooks.enableAutomaticContextPropagation();
-        TraceContextWebFilter filter = new TraceContextWebFilter(new InboundTraceContext(
-                properties.getMaxInboundBudget(), properties.getDefaultBudget(), null));
+        TraceContextWebFilter filter = new TraceContextWebFilter(properties.toInbound());
         filter.setOrder(properties.getFilterOrder());
         filter.setProblemTypeBase(problems.getTypeBase());
         return filter;

@@ -39,8 +39,7 @@ public class TraceContextAutoConfiguration {
     @ConditionalOnBooleanProperty(name = "resilience.trace.enabled", matchIfMissing = true)
     public FilterRegistrationBean<TraceContextFilter> traceContextFilter(TraceProperties properties,
             ProblemsProperties problems) {
-        TraceContextFilter filter = new TraceContextFilter(properties.getMaxInboundBudget(),
-                properties.getDefaultBudget(), null);
+        TraceContextFilter filter = new TraceContextFilter(properties.toInbound());
         filter.setOrder(properties.getFilterOrder());
         filter.setProblemTypeBase(problems.getTypeBase());
         FilterRegistrationBean<TraceContextFilter> registration = new FilterRegistrationBean<>(filter);

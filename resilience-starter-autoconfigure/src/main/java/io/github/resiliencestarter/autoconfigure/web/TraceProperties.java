@@ -24,6 +24,20 @@ public class TraceProperties implements Validator {
     /** Largest budget a caller may grant through X-Timeout-Budget-Ms, grpc-timeout or x-envoy-expected-rq-timeout-ms. */
     private Duration maxInboundBudget = DEFAULT_MAX_INBOUND_BUDGET;
 
+    /**
+     * Whether callers' budget headers set the request's deadline; false ignores them (every request
+     * gets default-budget), for a service whose callers must not decide how long it works.
+     */
+    private boolean acceptInboundBudget = true;
+
+    public boolean isAcceptInboundBudget() {
+        return acceptInboundBudget;
+    }
+
+    public void setAcceptInboundBudget(boolean acceptInboundBudget) {
+        this.acceptInboundBudget = acceptInboundBudget;
+    }
+
     /** Budget of a request that carries no budget header; unset means no deadline until a @Timeout sets one. */
     private @Nullable Duration defaultBudget;
 
@@ -69,7 +83,15 @@ public class TraceProperties implements Validator {
 
     @Override
     public void validate(Object target, Errors errors) {
-        PropertyChecks.reportingTo(errors).check("", () -> new InboundTraceContext(maxInboundBudget, defaultBudget,
-                null));
+        PropertyChecks.reportingTo(errors).check("", this::toInbound);
+    }
+
+    /**
+     * The reader of inbound requests these properties describe, for either web stack.
+     *
+     * @return the reader
+     */
+    public InboundTraceContext toInbound() {
+        return new InboundTraceContext(maxInboundBudget, defaultBudget, null, acceptInboundBudget);
     }
 }

@@ -32,6 +32,8 @@ public final class InboundTraceContext {
 
     private final @Nullable Supplier<@Nullable String> currentSpanTraceId;
 
+    private final boolean acceptBudgets;
+
     /**
      * Creates the reader.
      *
@@ -41,6 +43,20 @@ public final class InboundTraceContext {
      */
     public InboundTraceContext(@Nullable Duration maxInboundBudget, @Nullable Duration defaultBudget,
             @Nullable Supplier<@Nullable String> currentSpanTraceId) {
+        this(maxInboundBudget, defaultBudget, currentSpanTraceId, true);
+    }
+
+    /**
+     * Creates the reader.
+     *
+     * @param maxInboundBudget the largest budget a caller may grant, or {@code null} for no cap
+     * @param defaultBudget the budget of a request that carries none, or {@code null} for no deadline
+     * @param currentSpanTraceId the tracer's current trace id (may return {@code null}), or {@code null}
+     * @param acceptBudgets whether callers' budget headers set the deadline; {@code false}: every
+     *     request gets {@code defaultBudget}, whatever it says
+     */
+    public InboundTraceContext(@Nullable Duration maxInboundBudget, @Nullable Duration defaultBudget,
+            @Nullable Supplier<@Nullable String> currentSpanTraceId, boolean acceptBudgets) {
         if (maxInboundBudget != null && (maxInboundBudget.isNegative() || maxInboundBudget.isZero())) {
             // a non-positive cap would answer every request with a spent budget
             throw new InvalidSettingException("maxInboundBudget", "must be positive", maxInboundBudget);
@@ -51,6 +67,7 @@ public final class InboundTraceContext {
         this.maxInboundBudget = maxInboundBudget;
         this.defaultBudget = defaultBudget;
         this.currentSpanTraceId = currentSpanTraceId;
+        this.acceptBudgets = acceptBudgets;
     }
 
     /**
@@ -60,9 +77,9 @@ public final class InboundTraceContext {
      * @return its trace id and deadline
      */
     public TraceContext read(Function<String, @Nullable String> header) {
-        Duration budget = InboundBudget.smallest(header.apply(ResilienceHeaders.TIMEOUT_BUDGET_MS),
-                header.apply(ResilienceHeaders.GRPC_TIMEOUT), header.apply(ResilienceHeaders.ENVOY_EXPECTED_TIMEOUT_MS),
-                maxInboundBudget);
+        Duration budget = !acceptBudgets ? null : InboundBudget.smallest(
+                header.apply(ResilienceHeaders.TIMEOUT_BUDGET_MS), header.apply(ResilienceHeaders.GRPC_TIMEOUT),
+                header.apply(ResilienceHeaders.ENVOY_EXPECTED_TIMEOUT_MS), maxInboundBudget);
         if (budget == null) {
             budget = defaultBudget;
         }

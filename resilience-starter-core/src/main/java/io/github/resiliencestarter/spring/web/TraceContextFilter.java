@@ -59,7 +59,16 @@ public class TraceContextFilter extends OncePerRequestFilter implements Ordered 
      */
     public TraceContextFilter(@Nullable Duration maxInboundBudget, @Nullable Duration defaultBudget,
             @Nullable Supplier<@Nullable String> currentSpanTraceId) {
-        this.inbound = new InboundTraceContext(maxInboundBudget, defaultBudget, currentSpanTraceId);
+        this(new InboundTraceContext(maxInboundBudget, defaultBudget, currentSpanTraceId));
+    }
+
+    /**
+     * Creates the filter.
+     *
+     * @param inbound reads each request's trace id and budget
+     */
+    public TraceContextFilter(InboundTraceContext inbound) {
+        this.inbound = inbound;
     }
 
     /**

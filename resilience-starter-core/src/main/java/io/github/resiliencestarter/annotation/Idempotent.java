@@ -100,4 +100,13 @@ public @interface Idempotent {
      * @return the handling
      */
     ClientErrorHandling onClientError() default ClientErrorHandling.DEFAULT;
+
+    /**
+     * Names of fields left out of the stored response, at any depth ({@code "password"}): what the
+     * store must not keep. A replay has them empty; the first caller gets them as returned.
+     * Added to {@code resilience.idempotent.exclude-fields}.
+     *
+     * @return the field names
+     */
+    String[] excludeFields() default {};
 }

@@ -2,8 +2,10 @@ package io.github.resiliencestarter.idempotent;
 
 import io.github.resiliencestarter.core.InvalidSettingException;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Immutable settings of an idempotent operation. Build one with {@link #custom()}.
@@ -60,6 +62,8 @@ public final class IdempotencyConfig {
 
     private final List<Class<? extends Throwable>> cacheableExceptions;
 
+    private final Set<String> excludedFields;
+
     private IdempotencyConfig(Builder builder) {
         this.ttl = builder.ttl;
         this.lease = builder.lease;
@@ -73,6 +77,7 @@ public final class IdempotencyConfig {
         this.maxResponseBytes = builder.maxResponseBytes;
         this.keyPrefix = builder.keyPrefix;
         this.cacheableExceptions = List.copyOf(builder.cacheableExceptions);
+        this.excludedFields = Set.copyOf(builder.excludedFields);
     }
 
     /**
@@ -104,7 +109,7 @@ public final class IdempotencyConfig {
                 .settleLimit(base.settleLimit).keepLimit(base.keepLimit)
                 .onInProgress(base.onInProgress).onClientError(base.onClientError).waitTimeout(base.waitTimeout).failOpen(base.failOpen)
                 .maxResponseBytes(base.maxResponseBytes).keyPrefix(base.keyPrefix)
-                .cacheableExceptions(base.cacheableExceptions);
+                .cacheableExceptions(base.cacheableExceptions).excludedFields(base.excludedFields);
     }
 
     /** @return how long a completed record is kept */
@@ -171,6 +176,16 @@ public final class IdempotencyConfig {
         return cacheableExceptions;
     }
 
+    /**
+     * Names of fields left out of stored responses, at any depth (a password echoed by a creation
+     * response): a replay has them empty.
+     *
+     * @return the field names
+     */
+    public Set<String> excludedFields() {
+        return excludedFields;
+    }
+
     /** Builds an {@link IdempotencyConfig}; every setter validates its argument at once. */
     public static final class Builder {
 
@@ -197,6 +212,8 @@ public final class IdempotencyConfig {
         private String keyPrefix = DEFAULT_KEY_PREFIX;
 
         private List<Class<? extends Throwable>> cacheableExceptions = List.of();
+
+        private Set<String> excludedFields = Set.of();
 
         private Builder() {
         }
@@ -327,6 +344,15 @@ public final class IdempotencyConfig {
          */
         public Builder cacheableExceptions(List<Class<? extends Throwable>> value) {
             this.cacheableExceptions = List.copyOf(value);
+            return this;
+        }
+
+        /**
+         * @param value names of fields left out of stored responses, at any depth
+         * @return this builder
+         */
+        public Builder excludedFields(Collection<String> value) {
+            this.excludedFields = Set.copyOf(value);
             return this;
         }
 

@@ -104,6 +104,15 @@ public final class IdempotentExecutor {
     }
 
     /**
+     * Whether this executor's codec can leave named fields out of stored responses.
+     *
+     * @return {@code true} when it can
+     */
+    public boolean canExcludeFields() {
+        return codec.canExcludeFields();
+    }
+
+    /**
      * Whether results declared as {@code type} can be stored and replayed by this executor's codec.
      *
      * @param type a method's generic return type

@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.idempotent;
 
 import java.lang.reflect.Type;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -39,7 +40,34 @@ public interface ResponseCodec {
      * @return the text to store
      */
     default String encode(@Nullable Object value, IdempotentCall call) {
-        return encode(value, call.returnType());
+        return encode(value, call.returnType(), call.config().excludedFields());
+    }
+
+    /**
+     * Encodes a result without some of its fields.
+     *
+     * @param value the result
+     * @param type the declared type
+     * @param excludedFields names of fields left out, at any depth; empty for none
+     * @return the encoded form
+     * @throws UnsupportedOperationException when fields are to be left out and this codec cannot
+     *     ({@link #canExcludeFields()})
+     */
+    default String encode(@Nullable Object value, Type type, Set<String> excludedFields) {
+        if (!excludedFields.isEmpty()) {
+            throw new UnsupportedOperationException(getClass().getName() + " cannot leave fields out");
+        }
+        return encode(value, type);
+    }
+
+    /**
+     * Whether {@link #encode(Object, Type, Set)} can leave fields out; checked at startup for
+     * methods that ask it to.
+     *
+     * @return {@code false} unless the codec says so
+     */
+    default boolean canExcludeFields() {
+        return false;
     }
 
     /**

@@ -109,6 +109,17 @@ public class IdempotencyProperties implements Validator {
      */
     private List<String> keyOptional = new ArrayList<>();
 
+    /** Names of fields left out of every stored response, at any depth (a replay has them empty). */
+    private List<String> excludeFields = new ArrayList<>();
+
+    public List<String> getExcludeFields() {
+        return excludeFields;
+    }
+
+    public void setExcludeFields(List<String> excludeFields) {
+        this.excludeFields = excludeFields;
+    }
+
     public List<String> getKeyOptional() {
         return keyOptional;
     }
@@ -276,7 +287,7 @@ public class IdempotencyProperties implements Validator {
      */
     public IdempotencyConfig toConfig() {
         return IdempotencyConfig.custom().ttl(ttl).lease(lease).leaseMargin(leaseMargin).settleLimit(settleLimit)
-                .keepLimit(keepLimit).onInProgress(onInProgress).onClientError(onClientError)
+                .keepLimit(keepLimit).onInProgress(onInProgress).onClientError(onClientError).excludedFields(excludeFields)
                 .waitTimeout(waitTimeout).failOpen(failOpen).maxResponseBytes(maxResponseBytes).keyPrefix(keyPrefix)
                 .build();
     }

@@ -3,10 +3,13 @@ package io.github.resiliencestarter.idempotent.support;
 import com.alibaba.fastjson2.JSON;
 import com.alibaba.fastjson2.JSONReader;
 import com.alibaba.fastjson2.JSONWriter;
+import com.alibaba.fastjson2.filter.Filter;
+import com.alibaba.fastjson2.filter.PropertyFilter;
 import io.github.resiliencestarter.idempotent.ResponseCodec;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
 import java.util.List;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -64,6 +67,21 @@ public class Fastjson2ResponseCodec implements ResponseCodec {
     @Override
     public String encode(@Nullable Object value, Type type) {
         return JSON.toJSONString(value, WRITE);
+    }
+
+    @Override
+    public String encode(@Nullable Object value, Type type, Set<String> excludedFields) {
+        if (excludedFields.isEmpty()) {
+            return encode(value, type);
+        }
+        // by name, at any depth: the secret may sit in a nested object or a list of them
+        PropertyFilter leaveOut = (object, name, fieldValue) -> !excludedFields.contains(name);
+        return JSON.toJSONString(value, new Filter[] {leaveOut}, WRITE);
+    }
+
+    @Override
+    public boolean canExcludeFields() {
+        return true;
     }
 
     @Override

@@ -10,6 +10,7 @@ import io.github.resiliencestarter.spring.idempotent.FingerprintParameters;
 import java.lang.reflect.Method;
 import java.lang.reflect.Type;
 import java.time.Duration;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -82,10 +83,22 @@ public class IdempotentOperationSource extends AnnotatedOperationSource<Idempote
         if (annotation.onClientError() != ClientErrorHandling.DEFAULT) {
             config.onClientError(annotation.onClientError());
         }
+        if (annotation.excludeFields().length > 0) {
+            Set<String> excluded = new LinkedHashSet<>(defaults.excludedFields());
+            excluded.addAll(List.of(annotation.excludeFields()));
+            config.excludedFields(excluded);
+        }
         if (annotation.cacheExceptions().length > 0) {
             config.cacheableExceptions(List.of(annotation.cacheExceptions()));
         }
         IdempotentExecutor resolvedExecutor = executor.get();
+        IdempotencyConfig settings = config.build();
+        if (!settings.excludedFields().isEmpty() && !resolvedExecutor.canExcludeFields()) {
+            throw new InvalidDeclarationException("@Idempotent on " + described + " leaves fields "
+                    + settings.excludedFields() + " out of its stored response, which the configured codec cannot.",
+                    "Use the starter's codec (Fastjson2ResponseCodec), or a ResponseCodec whose canExcludeFields() "
+                    + "is true, or remove excludeFields.");
+        }
         ResultKind kind = ResultKind.governable(method, "@Idempotent", described);
         // a CompletionStage<T> or Mono<T> stores and replays its completed T
         Type valueType = kind.valueType(method);
@@ -105,7 +118,7 @@ public class IdempotentOperationSource extends AnnotatedOperationSource<Idempote
         }
         boolean keyRequired = annotation.required() && !keyOptional.contains(name);
         return new IdempotentOperation(name, method, KeyExpressions.parse(annotation.key(), "key", method, described), fingerprint,
-                fingerprintOff, FingerprintParameters.included(method), valueType, config.build(), resolvedExecutor,
+                fingerprintOff, FingerprintParameters.included(method), valueType, settings, resolvedExecutor,
                 kind, keyRequired);
     }
 }

@@ -63,17 +63,27 @@ public class ResponseEntityCodec implements ResponseCodec {
 
     @Override
     public String encode(@Nullable Object value, IdempotentCall call) {
-        return encode(value, call.returnType(), call.operation());
+        return encode(value, call.returnType(), call.operation(), call.config().excludedFields());
     }
 
     @Override
     public String encode(@Nullable Object value, Type type) {
-        return encode(value, type, "");
+        return encode(value, type, "", Set.of());
     }
 
-    private String encode(@Nullable Object value, Type type, String name) {
+    @Override
+    public String encode(@Nullable Object value, Type type, Set<String> excludedFields) {
+        return encode(value, type, "", excludedFields);
+    }
+
+    @Override
+    public boolean canExcludeFields() {
+        return delegate.canExcludeFields();
+    }
+
+    private String encode(@Nullable Object value, Type type, String name, Set<String> excludedFields) {
         if (!(value instanceof ResponseEntity<?> entity) || !isResponseEntity(type)) {
-            return delegate.encode(value, type);
+            return delegate.encode(value, type, excludedFields);
         }
         Map<String, Object> stored = new LinkedHashMap<>();
         stored.put("status", entity.getStatusCode().value());
@@ -88,7 +98,8 @@ public class ResponseEntityCodec implements ResponseCodec {
         });
         reportDropped(name, dropped);
         stored.put("headers", headers);
-        stored.put("body", entity.getBody() == null ? null : delegate.encode(entity.getBody(), bodyType(type)));
+        stored.put("body", entity.getBody() == null ? null
+                : delegate.encode(entity.getBody(), bodyType(type), excludedFields));
         return JSON.toJSONString(stored);
     }
 

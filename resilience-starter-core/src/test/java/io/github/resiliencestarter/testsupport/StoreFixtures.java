@@ -27,6 +27,8 @@ public final class StoreFixtures {
 
     private static HikariDataSource hsqldb;
 
+    private static HikariDataSource derby;
+
     private StoreFixtures() {
     }
 
@@ -140,6 +142,18 @@ public final class StoreFixtures {
             hsqldb = embeddedWithTable("jdbc:hsqldb:mem:resilience_contract");
         }
         return hsqldb;
+    }
+
+    /**
+     * An in-memory Apache Derby database with the idempotency table, created by the starter's own schema code.
+     *
+     * @return the pooled data source
+     */
+    public static synchronized DataSource derbyDataSource() {
+        if (derby == null) {
+            derby = embeddedWithTable("jdbc:derby:memory:resilience_contract;create=true");
+        }
+        return derby;
     }
 
     private static HikariDataSource embeddedWithTable(String url) {

@@ -50,6 +50,18 @@ public enum JdbcDialect {
     HSQLDB(JdbcIdempotencySchema.HSQLDB_SCRIPT),
 
     /**
+     * Apache Derby: a plain {@code INSERT} whose duplicate raises an error the transaction survives,
+     * and {@code FETCH FIRST} where the others say {@code LIMIT}.
+     */
+    DERBY(JdbcIdempotencySchema.DERBY_SCRIPT) {
+        @Override
+        public String expiredIdsQuery(String table, int batchSize) {
+            return "SELECT id FROM " + table + " WHERE expire_time <= ? ORDER BY expire_time FETCH FIRST "
+                    + Math.max(1, batchSize) + " ROWS ONLY";
+        }
+    },
+
+    /**
      * Any other database: a plain {@code INSERT} whose duplicate-key error means "someone holds
      * the key"; the starter has no script for it and does not guess one (the table is the user's).
      */
@@ -77,6 +89,9 @@ public enum JdbcDialect {
         }
         if (product.startsWith("hsql")) {
             return HSQLDB;
+        }
+        if (product.contains("derby")) {
+            return DERBY;
         }
         return "h2".equals(product) ? H2 : OTHER;
     }
@@ -107,10 +122,10 @@ public enum JdbcDialect {
      * Whether a claim of an existing key fails with a duplicate-key error rather than inserting
      * nothing.
      *
-     * @return {@code true} for {@link #H2}, {@link #HSQLDB} and {@link #OTHER}
+     * @return {@code true} for {@link #H2}, {@link #HSQLDB}, {@link #DERBY} and {@link #OTHER}
      */
     public boolean duplicateRaisesError() {
-        return this == H2 || this == HSQLDB || this == OTHER;
+        return this == H2 || this == HSQLDB || this == DERBY || this == OTHER;
     }
 
     /**
@@ -124,6 +139,18 @@ public enum JdbcDialect {
      */
     public @Nullable String purgeStatement(String table, int batchSize) {
         return null;
+    }
+
+    /**
+     * The query for the ids of up to {@code batchSize} expired rows, the oldest first, with the
+     * expiry limit as its one parameter: where {@link #purgeStatement} has no single statement.
+     *
+     * @param table the table name (already checked)
+     * @param batchSize the most ids
+     * @return the SQL
+     */
+    public String expiredIdsQuery(String table, int batchSize) {
+        return "SELECT id FROM " + table + " WHERE expire_time <= ? ORDER BY expire_time LIMIT " + Math.max(1, batchSize);
     }
 
     /**

@@ -18,7 +18,7 @@ import org.springframework.util.StreamUtils;
  * The idempotency table: created from the shipped script that fits the database (chosen by its
  * {@link JdbcDialect}), and checked at startup. The scripts are the Flyway migrations the jar ships
  * ({@value #MYSQL_SCRIPT}, {@value #POSTGRESQL_SCRIPT}, {@value #H2_SCRIPT},
- * {@value #HSQLDB_SCRIPT}); the Liquibase
+ * {@value #HSQLDB_SCRIPT}, {@value #DERBY_SCRIPT}); the Liquibase
  * changelog runs them too, so there is one definition per database.
  */
 public final class JdbcIdempotencySchema {
@@ -35,8 +35,12 @@ public final class JdbcIdempotencySchema {
     /** The HSQLDB script, a Flyway repeatable migration. */
     public static final String HSQLDB_SCRIPT = "db/resilience-starter/hsqldb/R__resilience_idempotency.sql";
 
+    /** The Apache Derby script (Derby has no {@code IF NOT EXISTS}: run only while the table is missing). */
+    public static final String DERBY_SCRIPT = "db/resilience-starter/derby/R__resilience_idempotency.sql";
+
     /** Where the scripts live, for a message to a user whose database has none. */
-    private static final String SCRIPT_FOLDERS = "classpath:db/resilience-starter/mysql, /postgresql, /h2 or /hsqldb";
+    private static final String SCRIPT_FOLDERS =
+            "classpath:db/resilience-starter/mysql, /postgresql, /h2, /hsqldb or /derby";
 
     private static final Logger log = LoggerFactory.getLogger(JdbcIdempotencySchema.class);
 
@@ -73,6 +77,10 @@ public final class JdbcIdempotencySchema {
                     + SCRIPT_FOLDERS + ")" + (initializeProperty == null ? "" : " and set " + initializeProperty
                     + "=never") + ", or use one of those databases.");
         }
+        if (readable(dataSource, table)) {
+            // already there: Derby's script, without IF NOT EXISTS, would fail on it
+            return;
+        }
         try {
             String sql = StreamUtils.copyToString(new ClassPathResource(script).getInputStream(),
                     StandardCharsets.UTF_8).replace(JdbcIdempotencyStore.DEFAULT_TABLE, table);
@@ -106,8 +114,7 @@ public final class JdbcIdempotencySchema {
             // asked before the query: on PostgreSQL a failed statement can spoil what follows on the connection
             JdbcDialect dialect = JdbcDialect.of(connection);
             try {
-                statement.executeQuery("SELECT idempotency_key, status, owner_token, lease_expire_time, response_type,"
-                        + " response_data, expire_time FROM " + table + " WHERE 1 = 0").close();
+                statement.executeQuery(probe(table)).close();
             } catch (SQLException ex) {
                 throw missingTable(table, dialect, initializeProperty, ex);
             }
@@ -127,6 +134,20 @@ public final class JdbcIdempotencySchema {
                 + flywayLocation + " to spring.flyway.locations; Liquibase: include "
                 + "db/resilience-starter/changelog.yaml), or let the starter create it with "
                 + initializeProperty + "=always.", cause);
+    }
+
+    private static boolean readable(DataSource dataSource, String table) {
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+            statement.executeQuery(probe(table)).close();
+            return true;
+        } catch (SQLException missing) {
+            return false;
+        }
+    }
+
+    private static String probe(String table) {
+        return "SELECT idempotency_key, status, owner_token, lease_expire_time, response_type, response_data,"
+                + " expire_time FROM " + table + " WHERE 1 = 0";
     }
 
     private static String productOf(DataSource dataSource) {

@@ -372,8 +372,8 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
             return call(() -> inOwnTransaction(() -> jdbc.update(statement, time.epochMillis())));
         }
         return call(() -> inOwnTransaction(() -> {
-            List<Long> ids = jdbc.queryForList("SELECT id FROM " + table + " WHERE expire_time <= ? ORDER BY"
-                    + " expire_time LIMIT " + Math.max(1, batchSize), Long.class, time.epochMillis());
+            List<Long> ids = jdbc.queryForList(dialect.expiredIdsQuery(table, batchSize), Long.class,
+                    time.epochMillis());
             if (ids.isEmpty()) {
                 return 0;
             }

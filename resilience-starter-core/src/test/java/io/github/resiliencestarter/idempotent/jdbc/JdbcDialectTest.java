@@ -14,7 +14,7 @@ class JdbcDialectTest {
         assertThat(JdbcDialect.of("PostgreSQL")).isEqualTo(JdbcDialect.POSTGRESQL);
         assertThat(JdbcDialect.of("H2")).isEqualTo(JdbcDialect.H2);
         assertThat(JdbcDialect.of("HSQL Database Engine")).isEqualTo(JdbcDialect.HSQLDB);
-        assertThat(JdbcDialect.of("Apache Derby")).isEqualTo(JdbcDialect.OTHER);
+        assertThat(JdbcDialect.of("Apache Derby")).isEqualTo(JdbcDialect.DERBY);
         assertThat(JdbcDialect.of("Microsoft SQL Server")).isEqualTo(JdbcDialect.OTHER);
         assertThat(JdbcDialect.of((String) null)).isEqualTo(JdbcDialect.OTHER);
     }
@@ -45,6 +45,9 @@ class JdbcDialectTest {
         assertThat(JdbcDialect.MYSQL.schemaScript()).isEqualTo(JdbcIdempotencySchema.MYSQL_SCRIPT);
         assertThat(JdbcDialect.H2.schemaScript()).isEqualTo(JdbcIdempotencySchema.H2_SCRIPT);
         assertThat(JdbcDialect.HSQLDB.schemaScript()).isEqualTo(JdbcIdempotencySchema.HSQLDB_SCRIPT);
+        assertThat(JdbcDialect.DERBY.schemaScript()).isEqualTo(JdbcIdempotencySchema.DERBY_SCRIPT);
+        assertThat(JdbcDialect.DERBY.expiredIdsQuery("t", 5)).endsWith("FETCH FIRST 5 ROWS ONLY");
+        assertThat(JdbcDialect.H2.expiredIdsQuery("t", 5)).endsWith("LIMIT 5");
         // no guess for a database the starter does not know: the MySQL script failed HSQLDB's start
         assertThat(JdbcDialect.OTHER.schemaScript()).isNull();
     }

@@ -2,6 +2,7 @@ package io.github.resiliencestarter.spring.idempotent;
 
 import io.github.resiliencestarter.spring.webflux.ReactiveRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -91,8 +92,14 @@ public final class RequestHeaders {
             if (request == null) {
                 return null;
             }
-            List<String> values = request.exchange().getRequest().getHeaders().get(name);
-            return values == null ? List.of() : values;
+            // forEach, not get: HttpHeaders.get takes an Object on Framework 6 and a String on 7
+            List<String> values = new ArrayList<>();
+            request.exchange().getRequest().getHeaders().forEach((header, fieldValues) -> {
+                if (header.equalsIgnoreCase(name)) {
+                    values.addAll(fieldValues);
+                }
+            });
+            return values;
         }
 
         static @Nullable Runnable replayMarker() {

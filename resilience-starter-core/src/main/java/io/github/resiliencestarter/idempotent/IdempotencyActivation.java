@@ -81,6 +81,17 @@ public final class IdempotencyActivation {
     }
 
     /**
+     * The store as configured, if created; never creates it. No allocation: asked on every
+     * transaction by the JDBC completion.
+     *
+     * @return the store, or {@code null} while no {@code @Idempotent} method has been resolved
+     */
+    public @Nullable IdempotencyStore storeIfActive() {
+        Active current = active;
+        return current == null ? null : current.store();
+    }
+
+    /**
      * Runs an action once the store exists: now if it does, else when it is created.
      *
      * @param listener the action

@@ -335,14 +335,15 @@ public final class IdempotentExecutor {
     /** The response as it is stored: its payload sealed, when protection is on. */
     private StoredResponse sealed(StoredResponse response, IdempotentCall call) {
         String payload = response.payload();
-        return payload == null ? response
+        return payload == null || protection == PayloadProtection.NONE ? response
                 : new StoredResponse(response.type(), protection.seal(payload, call.storedKey()));
     }
 
     /** The record with its payload opened. */
     private IdempotencyRecord opened(IdempotencyRecord record, IdempotentCall call) {
         StoredResponse response = record.response();
-        if (response == null || response.payload() == null) {
+        // a replay is the hot path: no copy of the record when nothing is sealed
+        if (response == null || response.payload() == null || protection == PayloadProtection.NONE) {
             return record;
         }
         String payload = protection.open(response.payload(), call.storedKey());

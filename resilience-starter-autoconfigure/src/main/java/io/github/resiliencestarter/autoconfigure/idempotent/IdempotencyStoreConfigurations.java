@@ -149,9 +149,8 @@ final class IdempotencyStoreConfigurations {
                 IdempotencyProperties properties) {
             IdempotencyProperties.Jdbc jdbc = properties.getJdbc();
             // purges nothing until an @Idempotent method made the store exist
-            return new JdbcIdempotencyPurger(() -> activation.ifActive().map(IdempotencyActivation.Active::store)
-                    .filter(JdbcIdempotencyStore.class::isInstance).map(JdbcIdempotencyStore.class::cast)
-                    .orElse(null), jdbc.getPurgeInterval(), jdbc.getPurgeBatchSize());
+            return new JdbcIdempotencyPurger(() -> activation.storeIfActive() instanceof JdbcIdempotencyStore jdbcStore
+                    ? jdbcStore : null, jdbc.getPurgeInterval(), jdbc.getPurgeBatchSize());
         }
     }
 

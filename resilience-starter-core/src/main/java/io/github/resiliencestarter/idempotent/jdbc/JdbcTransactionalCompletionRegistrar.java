@@ -84,7 +84,7 @@ public class JdbcTransactionalCompletionRegistrar implements BeanPostProcessor, 
 
     private @Nullable IdempotencyStore store() {
         IdempotencyActivation found = activation();
-        return found == null ? null : found.ifActive().map(IdempotencyActivation.Active::store).orElse(null);
+        return found == null ? null : found.storeIfActive();
     }
 
     private @Nullable IdempotencyActivation activation() {

@@ -40,7 +40,7 @@ public final class IdempotencyStoreHealth {
      */
     public Report check() {
         Map<String, Object> details = new LinkedHashMap<>();
-        IdempotencyStore store = activation.ifActive().map(IdempotencyActivation.Active::store).orElse(null);
+        IdempotencyStore store = activation.storeIfActive();
         if (store == null) {
             details.put("store", "none: no @Idempotent method");
             return new Report("UP", details);

@@ -17,4 +17,15 @@ public abstract class ResilienceException extends RuntimeException {
     protected ResilienceException(String message, @Nullable Throwable cause) {
         super(message, cause);
     }
+
+    /**
+     * For refusals raised many times a second, whose stack says nothing the message does not.
+     *
+     * @param message what happened
+     * @param cause the underlying error, or {@code null}
+     * @param writableStackTrace whether the stack trace is recorded
+     */
+    protected ResilienceException(String message, @Nullable Throwable cause, boolean writableStackTrace) {
+        super(message, cause, true, writableStackTrace);
+    }
 }

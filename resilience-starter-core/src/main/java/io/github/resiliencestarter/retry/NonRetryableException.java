@@ -36,6 +36,20 @@ public class NonRetryableException extends ResilienceException {
     }
 
     /**
+     * Creates the exception, without a stack trace when {@code writableStackTrace} is false.
+     *
+     * @param errorCode a stable, machine-readable code
+     * @param message what happened
+     * @param cause the underlying error, or {@code null}
+     * @param writableStackTrace whether the stack trace is recorded
+     */
+    protected NonRetryableException(String errorCode, String message, @Nullable Throwable cause,
+            boolean writableStackTrace) {
+        super(message, cause, writableStackTrace);
+        this.errorCode = errorCode;
+    }
+
+    /**
      * The error code.
      *
      * @return the code

@@ -121,6 +121,16 @@ public final class RetryClassifier {
     }
 
     /**
+     * Whether a {@code noRetryFor} type appears anywhere in {@code error}'s cause chain.
+     *
+     * @param error the failure
+     * @return {@code true} when the configuration excludes it
+     */
+    public boolean isExcluded(Throwable error) {
+        return !noRetryFor.isEmpty() && anyCauseIs(error, noRetryFor);
+    }
+
+    /**
      * Why {@code error} is not retried, naming the throwable and the rule that decided; only asked
      * when a call stops, so the success path never builds it.
      *

@@ -6,6 +6,7 @@ import io.github.resiliencestarter.context.TimeSource;
 import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.retry.RetryClassifier;
 import io.github.resiliencestarter.retry.RetryConfig;
+import io.github.resiliencestarter.retry.RetryGate;
 import io.github.resiliencestarter.retry.RetryOutcome;
 import io.github.resiliencestarter.retry.backoff.BackOff;
 import java.time.Duration;
@@ -63,6 +64,11 @@ public final class RetryDecider {
         }
         if (attempt >= config.maxAttempts()) {
             return RetryDecision.stop(RetryStop.EXHAUSTED);
+        }
+        String refusal = failure != null ? RetryGate.refusalOn(failure) : null;
+        if (refusal != null) {
+            // a policy inside the loop (an open circuit) would refuse the next attempt: do not wait for it
+            return new RetryDecision(RetryStop.GATE_CLOSED, 0, refusal);
         }
         long delay = delayBefore(attempt, failure, previousDelay, rnd);
         if (deadline != null && saturatedAdd(delay, Math.max(config.minAttemptTime().toNanos(),

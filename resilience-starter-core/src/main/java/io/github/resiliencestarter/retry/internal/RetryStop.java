@@ -15,6 +15,9 @@ public enum RetryStop {
     /** An earlier attempt committed its writes with the idempotency key: another would repeat them. */
     COMMITTED("an attempt already committed its writes, running it again would repeat them (rule R-1)"),
 
+    /** A policy inside the loop, such as an open circuit breaker, would refuse the next attempt. */
+    GATE_CLOSED("the next attempt would be refused (rule R-6)"),
+
     /** The retry budget refused another attempt. */
     BUDGET_DENIED("retry budget exhausted (rule R-6)"),
 

@@ -1,0 +1,389 @@
+package io.github.resiliencestarter.circuit;
+
+import io.github.resiliencestarter.circuit.internal.AttemptJudge;
+import io.github.resiliencestarter.circuit.internal.OpenCircuitGate;
+import io.github.resiliencestarter.circuit.internal.RecoveryRamp;
+import io.github.resiliencestarter.circuit.internal.Resilience4jBreakers;
+import io.github.resiliencestarter.context.Deadline;
+import io.github.resiliencestarter.context.TimeSource;
+import io.github.resiliencestarter.context.TraceContextHolder;
+import io.github.resiliencestarter.core.Causes;
+import io.github.resiliencestarter.core.CheckedCallable;
+import io.github.resiliencestarter.core.Stages;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One circuit breaker: the programmatic form of {@code @CircuitBreaker}.
+ *
+ * <pre>{@code
+ * CircuitGuard inventory = CircuitGuard.of("inventory", CircuitBreakerConfig.ofDefaults());
+ * Stock stock = inventory.call(() -> client.stock(sku));
+ * }</pre>
+ *
+ * <p>Each call asks for permission first: an open circuit, half-open with every probe taken, or a
+ * ramp that admits only a share of calls refuses it with {@link CircuitOpenException} before the
+ * work runs. A call that runs is judged when it ends (see {@link CircuitBreakerConfig} for what
+ * counts) and recorded. Inside a retry loop each attempt is one call, and a failure carries the
+ * breaker's {@link io.github.resiliencestarter.retry.RetryGate}, so the loop stops at once instead
+ * of waiting for an attempt the open circuit would refuse.
+ *
+ * <p>The state machine (sliding windows, thresholds, half-open probes) is Resilience4j's; this
+ * class adds the classification, the deadline rule, the recovery ramp and the time to the next
+ * probe. Blocking and asynchronous calls share one admission and one judgement. Thread-safe.
+ */
+public final class CircuitGuard {
+
+    /** What a refusal asks the client to wait while the probes or the ramp are busy. */
+    public static final Duration BUSY_RETRY_AFTER = Duration.ofSeconds(1);
+
+    private final String name;
+
+    private final TimeSource time;
+
+    private final CircuitObserver observer;
+
+    private final OpenCircuitGate gate;
+
+    private volatile Engine engine;
+
+    private CircuitGuard(String name, CircuitBreakerConfig config, TimeSource time, CircuitObserver observer) {
+        this.name = name;
+        this.time = time;
+        this.observer = observer;
+        this.gate = new OpenCircuitGate(name, this::refusal);
+        this.engine = newEngine(config);
+    }
+
+    /**
+     * A guard on the system clock, heard by no one.
+     *
+     * @param name the breaker's name, for logs, metrics and the refusal
+     * @param config the settings
+     * @return the guard, closed
+     */
+    public static CircuitGuard of(String name, CircuitBreakerConfig config) {
+        return builder(name, config).build();
+    }
+
+    /**
+     * A builder, for a time source or an observer.
+     *
+     * @param name the breaker's name
+     * @param config the settings
+     * @return a new builder
+     */
+    public static Builder builder(String name, CircuitBreakerConfig config) {
+        return new Builder(name, config);
+    }
+
+    /**
+     * The breaker's name.
+     *
+     * @return the name
+     */
+    public String name() {
+        return name;
+    }
+
+    /**
+     * The settings in force.
+     *
+     * @return the settings
+     */
+    public CircuitBreakerConfig config() {
+        return engine.config;
+    }
+
+    /**
+     * Runs {@code work} through the breaker.
+     *
+     * @param work the work
+     * @param <T> the result type
+     * @return its result
+     * @throws CircuitOpenException when the breaker refused the call (the work did not run)
+     * @throws Throwable the work's failure, unchanged
+     */
+    public <T> T call(CheckedCallable<T> work) throws Throwable {
+        Engine current = engine;
+        long started = admit(current);
+        T result;
+        try {
+            result = work.call();
+        } catch (Throwable failure) {
+            throw failed(current, started, failure, TraceContextHolder.current().deadline());
+        }
+        succeeded(current, started);
+        return result;
+    }
+
+    /**
+     * Runs asynchronous work through the breaker: admitted when it starts, judged when its result
+     * completes. Cancelling the returned future cancels the work's.
+     *
+     * @param work starts the work
+     * @param <T> the result type
+     * @return its result, or a failed future with {@link CircuitOpenException} when refused
+     */
+    public <T> CompletableFuture<T> callAsync(CheckedCallable<? extends CompletionStage<T>> work) {
+        Engine current = engine;
+        long started;
+        try {
+            started = admit(current);
+        } catch (CircuitOpenException refused) {
+            return CompletableFuture.failedFuture(refused);
+        }
+        Deadline deadline = TraceContextHolder.current().deadline();
+        CompletableFuture<T> stage;
+        try {
+            stage = work.call().toCompletableFuture();
+        } catch (Throwable failure) {
+            return CompletableFuture.failedFuture(failed(current, started, failure, deadline));
+        }
+        CompletableFuture<T> result = new CompletableFuture<>();
+        stage.whenComplete((value, failure) -> {
+            if (failure == null) {
+                succeeded(current, started);
+                result.complete(value);
+            } else {
+                result.completeExceptionally(failed(current, started, Causes.unwrapAsync(failure), deadline));
+            }
+        });
+        return Stages.cancelling(result, stage);
+    }
+
+    /**
+     * The breaker's state now.
+     *
+     * @return the state; {@link CircuitState#RAMPING} while a closed circuit still ramps up
+     */
+    public CircuitState state() {
+        return stateOf(engine);
+    }
+
+    /**
+     * How long until the breaker lets a call through again.
+     *
+     * @return zero while it does; the rest of the open wait while open
+     */
+    public Duration untilProbe() {
+        return untilProbe(engine);
+    }
+
+    /**
+     * The state and counts now.
+     *
+     * @return a snapshot
+     */
+    public CircuitSnapshot snapshot() {
+        Engine current = engine;
+        CircuitBreaker.Metrics metrics = current.breaker.getMetrics();
+        return new CircuitSnapshot(name, stateOf(current), metrics.getFailureRate(), metrics.getSlowCallRate(),
+                metrics.getNumberOfBufferedCalls(), metrics.getNumberOfFailedCalls(), metrics.getNumberOfSlowCalls(),
+                untilProbe(current), current.ramp.share(time.nanoTime()), current.config);
+    }
+
+    /**
+     * Puts new settings in force (live tuning). The window starts afresh; an open circuit stays
+     * open until its probe time, a half-open one lets the next call probe, a ramp starts again.
+     *
+     * @param next the new settings
+     */
+    public synchronized void reconfigure(CircuitBreakerConfig next) {
+        Engine old = engine;
+        if (old.config == next) {
+            return;
+        }
+        CircuitState was = stateOf(old);
+        Engine fresh = new Engine(next, Resilience4jBreakers.create(name, next, time),
+                new RecoveryRamp(next.warmUp().toNanos(), next.warmUpStart()));
+        long now = time.nanoTime();
+        switch (was) {
+            case OPEN, HALF_OPEN -> {
+                long rest = was == CircuitState.OPEN ? Math.max(0, old.probeAt - now) : 0;
+                fresh.probeAt = now + rest;
+                fresh.breaker.transitionToOpenStateUntil(Instant.ofEpochMilli(time.epochMillis()
+                        + TimeUnit.NANOSECONDS.toMillis(rest)));
+            }
+            case FORCED_OPEN -> fresh.breaker.transitionToForcedOpenState();
+            case DISABLED -> fresh.breaker.transitionToDisabledState();
+            case RAMPING -> fresh.ramp.start(now);
+            default -> {
+            }
+        }
+        listen(fresh);
+        engine = fresh;
+    }
+
+    private Engine newEngine(CircuitBreakerConfig config) {
+        Engine created = new Engine(config, Resilience4jBreakers.create(name, config, time),
+                new RecoveryRamp(config.warmUp().toNanos(), config.warmUpStart()));
+        listen(created);
+        return created;
+    }
+
+    private void listen(Engine target) {
+        target.breaker.getEventPublisher().onStateTransition(event -> {
+            CircuitBreaker.StateTransition transition = event.getStateTransition();
+            boolean wasRamping = target.ramp.active();
+            CircuitState from = Resilience4jBreakers.stateOf(transition.getFromState());
+            CircuitState to = Resilience4jBreakers.stateOf(transition.getToState());
+            if (to == CircuitState.OPEN || to == CircuitState.FORCED_OPEN) {
+                target.probeAt = time.nanoTime() + target.config.waitInOpenState().toNanos();
+                target.ramp.stop();
+            } else if (to == CircuitState.CLOSED && from == CircuitState.HALF_OPEN
+                    && target.ramp.start(time.nanoTime())) {
+                to = CircuitState.RAMPING;
+            }
+            observer.onStateChange(name, from == CircuitState.CLOSED && wasRamping ? CircuitState.RAMPING : from, to);
+        });
+    }
+
+    /** Admission: the ramp first (cheap when it is over), then Resilience4j's permission. */
+    private long admit(Engine current) {
+        RecoveryRamp ramp = current.ramp;
+        if (ramp.active()) {
+            switch (ramp.admit(time.nanoTime())) {
+                case REJECTED -> {
+                    observer.onCall(name, CircuitOutcome.RAMP_REJECTED);
+                    throw new CircuitOpenException(name, CircuitState.RAMPING, BUSY_RETRY_AFTER);
+                }
+                case FINISHED -> observer.onStateChange(name, CircuitState.RAMPING, CircuitState.CLOSED);
+                default -> {
+                }
+            }
+        }
+        if (!current.breaker.tryAcquirePermission()) {
+            observer.onCall(name, CircuitOutcome.NOT_PERMITTED);
+            throw new CircuitOpenException(name, stateOf(current), untilProbe(current));
+        }
+        return time.nanoTime();
+    }
+
+    private void succeeded(Engine current, long started) {
+        long elapsed = time.nanoTime() - started;
+        current.breaker.onSuccess(elapsed, TimeUnit.NANOSECONDS);
+        observer.onCall(name, elapsed >= current.config.slowCallDuration().toNanos() ? CircuitOutcome.SLOW
+                : CircuitOutcome.SUCCESS);
+    }
+
+    private Throwable failed(Engine current, long started, Throwable failure, @Nullable Deadline deadline) {
+        long elapsed = time.nanoTime() - started;
+        switch (AttemptJudge.judge(current.config, failure, elapsed, deadline)) {
+            case FAILURE -> {
+                current.breaker.onError(elapsed, TimeUnit.NANOSECONDS, failure);
+                observer.onCall(name, CircuitOutcome.FAILURE);
+            }
+            case SUCCESS -> {
+                current.breaker.onSuccess(elapsed, TimeUnit.NANOSECONDS);
+                observer.onCall(name, elapsed >= current.config.slowCallDuration().toNanos() ? CircuitOutcome.SLOW
+                        : CircuitOutcome.SUCCESS);
+            }
+            default -> {
+                current.breaker.releasePermission();
+                observer.onCall(name, CircuitOutcome.IGNORED);
+            }
+        }
+        if (!(failure instanceof CircuitOpenException)) {
+            gate.attachTo(failure);
+        }
+        return failure;
+    }
+
+    /** What the retry loop hears before it would wait for another attempt. */
+    private @Nullable String refusal() {
+        Engine current = engine;
+        CircuitState state = stateOf(current);
+        if (state == CircuitState.FORCED_OPEN || (state == CircuitState.OPEN && current.probeAt - time.nanoTime() > 0)) {
+            return "circuit breaker '" + name + "' is open, next probe in " + untilProbe(current).toMillis() + " ms";
+        }
+        return null;
+    }
+
+    private CircuitState stateOf(Engine current) {
+        CircuitState state = Resilience4jBreakers.stateOf(current.breaker.getState());
+        return state == CircuitState.CLOSED && current.ramp.active() ? CircuitState.RAMPING : state;
+    }
+
+    private Duration untilProbe(Engine current) {
+        return switch (stateOf(current)) {
+            case OPEN -> Duration.ofNanos(Math.max(0, current.probeAt - time.nanoTime()));
+            case FORCED_OPEN -> current.config.waitInOpenState();
+            case HALF_OPEN, RAMPING -> BUSY_RETRY_AFTER;
+            default -> Duration.ZERO;
+        };
+    }
+
+    /** The parts that live tuning replaces together: settings, state machine, ramp, probe time. */
+    private static final class Engine {
+
+        final CircuitBreakerConfig config;
+
+        final CircuitBreaker breaker;
+
+        final RecoveryRamp ramp;
+
+        /** When an open circuit lets its first probe through, in the time source's nanoseconds. */
+        volatile long probeAt;
+
+        Engine(CircuitBreakerConfig config, CircuitBreaker breaker, RecoveryRamp ramp) {
+            this.config = config;
+            this.breaker = breaker;
+            this.ramp = ramp;
+        }
+    }
+
+    /** Builds a {@link CircuitGuard}. */
+    public static final class Builder {
+
+        private final String name;
+
+        private final CircuitBreakerConfig config;
+
+        private TimeSource time = TimeSource.SYSTEM;
+
+        private CircuitObserver observer = CircuitObserver.NOOP;
+
+        private Builder(String name, CircuitBreakerConfig config) {
+            this.name = Objects.requireNonNull(name, "name");
+            this.config = Objects.requireNonNull(config, "config");
+        }
+
+        /**
+         * The clock of the open wait, the ramp and the call durations.
+         *
+         * @param value the time source
+         * @return this builder
+         */
+        public Builder timeSource(TimeSource value) {
+            this.time = Objects.requireNonNull(value);
+            return this;
+        }
+
+        /**
+         * Who hears calls and state changes.
+         *
+         * @param value the observer
+         * @return this builder
+         */
+        public Builder observer(CircuitObserver value) {
+            this.observer = Objects.requireNonNull(value);
+            return this;
+        }
+
+        /**
+         * Builds the guard.
+         *
+         * @return the guard, closed
+         */
+        public CircuitGuard build() {
+            return new CircuitGuard(name, config, time, observer);
+        }
+    }
+}

@@ -1,0 +1,138 @@
+package io.github.resiliencestarter.circuit;
+
+import io.github.resiliencestarter.context.TimeSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+/**
+ * The circuit breakers of an application, one per name (and, for per-instance breakers, per name
+ * and downstream instance), created on first use from the named settings or the defaults.
+ * Thread-safe.
+ */
+public final class CircuitRegistry {
+
+    private final TimeSource time;
+
+    private final CircuitObserver observer;
+
+    private final ConcurrentMap<String, CircuitGuard> guards = new ConcurrentHashMap<>();
+
+    private volatile Settings settings;
+
+    private CircuitRegistry(Settings settings, TimeSource time, CircuitObserver observer) {
+        this.settings = settings;
+        this.time = time;
+        this.observer = observer;
+    }
+
+    /**
+     * A registry on the system clock.
+     *
+     * @param defaults the settings of names without their own
+     * @param named settings per name
+     * @param observer hears every breaker
+     * @return the registry
+     */
+    public static CircuitRegistry of(CircuitBreakerConfig defaults, Map<String, CircuitBreakerConfig> named,
+            CircuitObserver observer) {
+        return of(defaults, named, observer, TimeSource.SYSTEM);
+    }
+
+    /**
+     * A registry on the given clock.
+     *
+     * @param defaults the settings of names without their own
+     * @param named settings per name
+     * @param observer hears every breaker
+     * @param time the breakers' clock
+     * @return the registry
+     */
+    public static CircuitRegistry of(CircuitBreakerConfig defaults, Map<String, CircuitBreakerConfig> named,
+            CircuitObserver observer, TimeSource time) {
+        return new CircuitRegistry(new Settings(defaults, named), Objects.requireNonNull(time),
+                Objects.requireNonNull(observer));
+    }
+
+    /**
+     * The settings of a name.
+     *
+     * @param name the breaker's name
+     * @return its own settings, or the defaults
+     */
+    public CircuitBreakerConfig config(String name) {
+        return settings.of(name);
+    }
+
+    /**
+     * The breaker of a name, created on first use.
+     *
+     * @param name the breaker's name
+     * @return the breaker
+     */
+    public CircuitGuard guard(String name) {
+        CircuitGuard guard = guards.get(name);
+        return guard != null ? guard : guards.computeIfAbsent(name, key -> CircuitGuard.builder(key,
+                settings.of(key)).timeSource(time).observer(observer).build());
+    }
+
+    /**
+     * The breaker of one downstream instance under a name, created on first use with the name's
+     * settings. Its own name is {@code name[instance]}.
+     *
+     * @param name the breaker's name
+     * @param instance the instance, such as {@code host:port}
+     * @return the breaker
+     */
+    public CircuitGuard guard(String name, String instance) {
+        String key = name + "[" + instance + "]";
+        CircuitGuard guard = guards.get(key);
+        return guard != null ? guard : guards.computeIfAbsent(key, ignored -> CircuitGuard.builder(key,
+                settings.of(name)).timeSource(time).observer(observer).build());
+    }
+
+    /**
+     * Every breaker created so far.
+     *
+     * @return a snapshot, in no particular order
+     */
+    public List<CircuitGuard> guards() {
+        return new ArrayList<>(guards.values());
+    }
+
+    /**
+     * Prepares new settings (live tuning): nothing changes until the returned step runs; then new
+     * breakers use them and existing ones are reconfigured, keeping their state.
+     *
+     * @param defaults the new defaults
+     * @param named the new settings per name
+     * @return the step that publishes them
+     */
+    public Runnable prepare(CircuitBreakerConfig defaults, Map<String, CircuitBreakerConfig> named) {
+        Settings next = new Settings(defaults, named);
+        return () -> {
+            settings = next;
+            guards.forEach((key, guard) -> guard.reconfigure(next.of(baseName(key))));
+        };
+    }
+
+    private static String baseName(String key) {
+        int bracket = key.indexOf('[');
+        return bracket < 0 || !key.endsWith("]") ? key : key.substring(0, bracket);
+    }
+
+    /** Defaults and named settings, replaced together. */
+    private record Settings(CircuitBreakerConfig defaults, Map<String, CircuitBreakerConfig> named) {
+
+        Settings {
+            named = Map.copyOf(named);
+        }
+
+        CircuitBreakerConfig of(String name) {
+            return named.getOrDefault(name, defaults);
+        }
+    }
+}

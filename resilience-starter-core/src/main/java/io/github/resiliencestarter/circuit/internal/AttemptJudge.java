@@ -1,0 +1,74 @@
+package io.github.resiliencestarter.circuit.internal;
+
+import io.github.resiliencestarter.circuit.CircuitBreakerConfig;
+import io.github.resiliencestarter.circuit.CircuitOpenException;
+import io.github.resiliencestarter.context.Deadline;
+import io.github.resiliencestarter.retry.RetryClassifier;
+import java.util.concurrent.CancellationException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The one decision of what a finished call contributes to its breaker. Pure.
+ *
+ * <ol>
+ * <li>No failure: a success (the breaker itself tells a slow one by its duration).</li>
+ * <li>Refused by a breaker inside this one, cancelled or interrupted: ignored.</li>
+ * <li>The caller's deadline had passed when the call ended: the call counts as a failure only when
+ *     it had already run for the slow-call duration, its fair chance; cut sooner, it says nothing
+ *     about the downstream and is ignored.</li>
+ * <li>A failure the starter never retries (a spent deadline, an idempotency conflict, another open
+ *     circuit, {@code NonRetryableException}) or an excluded type: ignored.</li>
+ * <li>A failure the classification calls transient (I/O, 5xx, a timeout): a failure.</li>
+ * <li>Anything else (a 4xx, a business error): the downstream answered, a success.</li>
+ * </ol>
+ */
+public final class AttemptJudge {
+
+    private AttemptJudge() {
+    }
+
+    /**
+     * Judges one finished call.
+     *
+     * @param config the breaker's settings
+     * @param failure the call's failure, or {@code null}
+     * @param elapsedNanos how long it ran
+     * @param deadline the caller's deadline, or {@code null}
+     * @return what it contributes
+     */
+    public static Verdict judge(CircuitBreakerConfig config, @Nullable Throwable failure, long elapsedNanos,
+            @Nullable Deadline deadline) {
+        if (failure == null) {
+            return Verdict.SUCCESS;
+        }
+        if (failure instanceof CircuitOpenException || failure instanceof CancellationException
+                || failure instanceof InterruptedException) {
+            // a nested breaker refused, or the caller gave up: the outcome says nothing of the downstream
+            return Verdict.IGNORED;
+        }
+        if (deadline != null && deadline.isExpired()) {
+            return elapsedNanos >= config.slowCallDuration().toNanos() ? Verdict.FAILURE : Verdict.IGNORED;
+        }
+        RetryClassifier classifier = config.classifier();
+        if (classifier.isRetryable(failure)) {
+            return Verdict.FAILURE;
+        }
+        if (RetryClassifier.isNeverRetryable(failure) || classifier.isExcluded(failure)) {
+            return Verdict.IGNORED;
+        }
+        return Verdict.SUCCESS;
+    }
+
+    /** What a call contributes. */
+    public enum Verdict {
+
+        /** Counts as a success (slow or not, by its duration). */
+        SUCCESS,
+
+        /** Counts as a failure. */
+        FAILURE,
+
+        /** Does not count. */
+        IGNORED
+    }
+}

@@ -1,0 +1,264 @@
+package io.github.resiliencestarter.circuit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import io.github.resiliencestarter.context.Deadline;
+import io.github.resiliencestarter.context.TraceContext;
+import io.github.resiliencestarter.context.TraceContextHolder;
+import io.github.resiliencestarter.context.TraceScope;
+import io.github.resiliencestarter.idempotent.IdempotencyInProgressException;
+import io.github.resiliencestarter.retry.RetryableException;
+import io.github.resiliencestarter.testsupport.ManualTime;
+import io.github.resiliencestarter.timeout.DeadlineExceededException;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** The breaker on manual time: when it opens, what counts, the probes, the ramp, live tuning. */
+class CircuitGuardTest {
+
+    private final ManualTime time = new ManualTime(1_000_000);
+
+    private final List<String> transitions = new ArrayList<>();
+
+    private final List<CircuitOutcome> outcomes = new ArrayList<>();
+
+    private final CircuitObserver observer = new CircuitObserver() {
+        @Override
+        public void onCall(String circuit, CircuitOutcome outcome) {
+            outcomes.add(outcome);
+        }
+
+        @Override
+        public void onStateChange(String circuit, CircuitState from, CircuitState to) {
+            transitions.add(from.tag() + ">" + to.tag());
+        }
+    };
+
+    private CircuitGuard guard(CircuitBreakerConfig.Builder config) {
+        return CircuitGuard.builder("inventory", config.build()).timeSource(time).observer(observer).build();
+    }
+
+    /** Opens at 50 % of 4 calls, waits 10 s, 2 probes, a 10 s ramp from 10 %. */
+    private static CircuitBreakerConfig.Builder small() {
+        return CircuitBreakerConfig.custom().slidingWindow(CircuitBreakerConfig.SlidingWindow.COUNT_BASED, 4)
+                .minimumCalls(4).failureRateThreshold(50).waitInOpenState(Duration.ofSeconds(10)).halfOpenCalls(2)
+                .warmUp(Duration.ofSeconds(10), 0.1);
+    }
+
+    private static String fail(Throwable error) throws Throwable {
+        throw error;
+    }
+
+    private void openIt(CircuitGuard guard) throws Throwable {
+        for (int i = 0; i < 4; i++) {
+            catchThrowable(() -> guard.call(() -> fail(new IOException("reset"))));
+        }
+        assertThat(guard.state()).isEqualTo(CircuitState.OPEN);
+    }
+
+    @Test
+    void opensAtTheFailureRateAndRefusesWithoutRunningTheWork() throws Throwable {
+        CircuitGuard guard = guard(small());
+        guard.call(() -> "ok");
+        guard.call(() -> "ok");
+        catchThrowable(() -> guard.call(() -> fail(new IOException("reset"))));
+        assertThat(guard.state()).isEqualTo(CircuitState.CLOSED);
+        catchThrowable(() -> guard.call(() -> fail(new RetryableException("DOWN", "503"))));
+        assertThat(guard.state()).isEqualTo(CircuitState.OPEN);
+
+        AtomicInteger ran = new AtomicInteger();
+        time.advance(4_000);
+        Throwable refused = catchThrowable(() -> guard.call(ran::incrementAndGet));
+        assertThat(refused).isInstanceOf(CircuitOpenException.class);
+        assertThat(((CircuitOpenException) refused).retryAfter()).isEqualTo(Duration.ofSeconds(6));
+        assertThat(((CircuitOpenException) refused).state()).isEqualTo(CircuitState.OPEN);
+        assertThat(ran.get()).isZero();
+        assertThat(outcomes).containsExactly(CircuitOutcome.SUCCESS, CircuitOutcome.SUCCESS, CircuitOutcome.FAILURE,
+                CircuitOutcome.FAILURE, CircuitOutcome.NOT_PERMITTED);
+        assertThat(transitions).containsExactly("closed>open");
+    }
+
+    @Test
+    void letsTheConfiguredProbesThroughAfterTheWaitAndClosesIntoTheRamp() throws Throwable {
+        CircuitGuard guard = guard(small());
+        openIt(guard);
+        time.advance(9_999);
+        assertThat(catchThrowable(() -> guard.call(() -> "early"))).isInstanceOf(CircuitOpenException.class);
+        time.advance(2);
+        assertThat(guard.untilProbe()).isZero();
+
+        CompletableFuture<String> firstProbe = new CompletableFuture<>();
+        CompletableFuture<String> probe = guard.callAsync(() -> firstProbe);
+        assertThat(guard.state()).isEqualTo(CircuitState.HALF_OPEN);
+        CompletableFuture<String> secondProbe = guard.callAsync(() -> CompletableFuture.completedFuture("ok"));
+        Throwable third = catchThrowable(() -> guard.call(() -> "no permit left"));
+        assertThat(third).isInstanceOf(CircuitOpenException.class);
+        assertThat(((CircuitOpenException) third).retryAfter()).isEqualTo(CircuitGuard.BUSY_RETRY_AFTER);
+        firstProbe.complete("ok");
+        assertThat(probe.join()).isEqualTo("ok");
+        assertThat(secondProbe.join()).isEqualTo("ok");
+
+        assertThat(guard.state()).isEqualTo(CircuitState.RAMPING);
+        assertThat(transitions).containsExactly("closed>open", "open>half_open", "half_open>ramping");
+    }
+
+    @Test
+    void theRampAdmitsARisingShareOfCallsAndThenEveryCall() throws Throwable {
+        CircuitGuard guard = guard(small());
+        openIt(guard);
+        time.advance(10_001); // Resilience4j lets probes through once the wait has passed, not at its last instant
+        guard.call(() -> "probe");
+        guard.call(() -> "probe");
+        assertThat(guard.state()).isEqualTo(CircuitState.RAMPING);
+
+        int[] admitted = new int[5];
+        for (int second = 0; second < 10; second += 2) {
+            for (int call = 0; call < 100; call++) {
+                try {
+                    guard.call(() -> "ok");
+                    admitted[second / 2]++;
+                } catch (CircuitOpenException refused) {
+                    assertThat(refused.state()).isEqualTo(CircuitState.RAMPING);
+                }
+            }
+            time.advance(2_000);
+        }
+        // 10 % at 0 s, then 28, 46, 64, 82 % of calls (one either way as the credit carries over)
+        assertThat(admitted[0]).isBetween(9, 11);
+        assertThat(admitted[1]).isBetween(27, 29);
+        assertThat(admitted[2]).isBetween(45, 47);
+        assertThat(admitted[3]).isBetween(63, 65);
+        assertThat(admitted[4]).isBetween(81, 83);
+        for (int call = 0; call < 100; call++) {
+            guard.call(() -> "ok");
+        }
+        assertThat(guard.state()).isEqualTo(CircuitState.CLOSED);
+        assertThat(transitions).endsWith("ramping>closed");
+        assertThat(outcomes).contains(CircuitOutcome.RAMP_REJECTED);
+    }
+
+    @Test
+    void noRampWhenTheWarmUpIsZero() throws Throwable {
+        CircuitGuard guard = guard(small().warmUp(Duration.ZERO, 0.1));
+        openIt(guard);
+        time.advance(10_001); // Resilience4j lets probes through once the wait has passed, not at its last instant
+        guard.call(() -> "probe");
+        guard.call(() -> "probe");
+        assertThat(guard.state()).isEqualTo(CircuitState.CLOSED);
+        for (int call = 0; call < 20; call++) {
+            guard.call(() -> "ok");
+        }
+    }
+
+    @Test
+    void aFailedProbeOpensTheCircuitAgainForAFullWait() throws Throwable {
+        CircuitGuard guard = guard(small());
+        openIt(guard);
+        time.advance(10_001); // Resilience4j lets probes through once the wait has passed, not at its last instant
+        catchThrowable(() -> guard.call(() -> fail(new IOException("still down"))));
+        catchThrowable(() -> guard.call(() -> fail(new IOException("still down"))));
+        assertThat(guard.state()).isEqualTo(CircuitState.OPEN);
+        assertThat(guard.untilProbe()).isEqualTo(Duration.ofSeconds(10));
+    }
+
+    @Test
+    void aCallCutByTheCallersDeadlineBeforeItsFairChanceDoesNotCount() throws Throwable {
+        CircuitGuard guard = guard(small().slowCallDuration(Duration.ofSeconds(2)));
+        Deadline shortDeadline = Deadline.after(Duration.ofMillis(100), time);
+        try (TraceScope scope = TraceContextHolder.open(TraceContext.empty().withDeadline(shortDeadline))) {
+            for (int i = 0; i < 8; i++) {
+                catchThrowable(() -> guard.call(() -> {
+                    time.advance(150);
+                    return fail(new IOException("read timed out: the caller's budget ran out"));
+                }));
+            }
+        }
+        assertThat(guard.state()).isEqualTo(CircuitState.CLOSED);
+        assertThat(guard.snapshot().bufferedCalls()).isZero();
+        assertThat(outcomes).containsOnly(CircuitOutcome.IGNORED);
+    }
+
+    @Test
+    void aCallCutByTheDeadlineAfterItsFairChanceCountsAsAFailure() throws Throwable {
+        CircuitGuard guard = guard(small().slowCallDuration(Duration.ofSeconds(2)));
+        Deadline deadline = Deadline.after(Duration.ofSeconds(3), time);
+        try (TraceScope scope = TraceContextHolder.open(TraceContext.empty().withDeadline(deadline))) {
+            catchThrowable(() -> guard.call(() -> {
+                time.advance(3_000);
+                return fail(DeadlineExceededException.budgetSpent("Inventory.reserve"));
+            }));
+        }
+        assertThat(guard.snapshot().failedCalls()).isEqualTo(1);
+        assertThat(outcomes).containsExactly(CircuitOutcome.FAILURE);
+    }
+
+    @Test
+    void aClientErrorIsAnAnswerAndTheStartersRefusalsDoNotCount() throws Throwable {
+        CircuitGuard guard = guard(small());
+        for (int i = 0; i < 4; i++) {
+            catchThrowable(() -> guard.call(() -> fail(new IllegalArgumentException("quantity must be positive"))));
+        }
+        catchThrowable(() -> guard.call(() -> fail(new IdempotencyInProgressException("k", 1))));
+        assertThat(guard.state()).isEqualTo(CircuitState.CLOSED);
+        assertThat(guard.snapshot().bufferedCalls()).isEqualTo(4);
+        assertThat(guard.snapshot().failedCalls()).isZero();
+        assertThat(outcomes).containsExactly(CircuitOutcome.SUCCESS, CircuitOutcome.SUCCESS, CircuitOutcome.SUCCESS,
+                CircuitOutcome.SUCCESS, CircuitOutcome.IGNORED);
+    }
+
+    @Test
+    void aSlowSuccessIsCountedAsSlowAndOpensAtTheSlowCallRate() throws Throwable {
+        CircuitGuard guard = guard(small().slowCallDuration(Duration.ofMillis(500)).slowCallRateThreshold(75));
+        for (int i = 0; i < 4; i++) {
+            guard.call(() -> time.advance(600));
+        }
+        assertThat(outcomes).containsOnly(CircuitOutcome.SLOW);
+        assertThat(guard.state()).isEqualTo(CircuitState.OPEN);
+    }
+
+    @Test
+    void anAsyncFailureCountsWhenItsStageCompletes() {
+        CircuitGuard guard = guard(small());
+        for (int i = 0; i < 4; i++) {
+            CompletableFuture<String> stage = new CompletableFuture<>();
+            CompletableFuture<String> result = guard.callAsync(() -> stage);
+            assertThat(guard.snapshot().bufferedCalls()).isEqualTo(i);
+            stage.completeExceptionally(new IOException("reset"));
+            assertThat(result).isCompletedExceptionally();
+        }
+        assertThat(guard.state()).isEqualTo(CircuitState.OPEN);
+        assertThat(guard.callAsync(() -> CompletableFuture.completedFuture("x")))
+                .failsWithin(Duration.ZERO).withThrowableThat().withCauseInstanceOf(CircuitOpenException.class);
+    }
+
+    @Test
+    void liveTuningKeepsAnOpenCircuitOpenUntilItsProbeTimeAndAppliesTheNewThreshold() throws Throwable {
+        CircuitGuard guard = guard(small());
+        openIt(guard);
+        time.advance(3_000);
+        guard.reconfigure(small().failureRateThreshold(100).build());
+        assertThat(guard.state()).isEqualTo(CircuitState.OPEN);
+        assertThat(guard.untilProbe()).isEqualTo(Duration.ofSeconds(7));
+        assertThatThrownBy(() -> guard.call(() -> "x")).isInstanceOf(CircuitOpenException.class);
+        time.advance(7_001);
+        guard.call(() -> "probe");
+        guard.call(() -> "probe");
+        assertThat(guard.config().failureRateThreshold()).isEqualTo(100);
+    }
+
+    @Test
+    void theSameThrowablePassingTwiceCarriesTheGateOnce() {
+        CircuitGuard guard = guard(small());
+        IOException shared = new IOException("a cached exception");
+        catchThrowable(() -> guard.call(() -> fail(shared)));
+        catchThrowable(() -> guard.call(() -> fail(shared)));
+        assertThat(shared.getSuppressed()).hasSize(1);
+    }
+}

@@ -3,6 +3,7 @@ package io.github.resiliencestarter.autoconfigure;
 import io.github.resiliencestarter.autoconfigure.retry.RetryConfigCustomizer;
 import io.github.resiliencestarter.autoconfigure.timeout.TimeoutConfigCustomizer;
 import io.github.resiliencestarter.autoconfigure.tuning.ResilienceSettings;
+import io.github.resiliencestarter.autoconfigure.tuning.TunableGroup;
 import io.github.resiliencestarter.retry.RetryRule;
 import io.github.resiliencestarter.spring.aop.RetryOperationSource;
 import io.github.resiliencestarter.spring.aop.TimeoutOperationSource;
@@ -51,6 +52,7 @@ public class ResilienceDisabledAutoConfiguration {
         return new ResilienceSettings(environment, beanFactory.getBeanProvider(TimeoutOperationSource.class),
                 beanFactory.getBeanProvider(RetryOperationSource.class),
                 beanFactory.getBeanProvider(TimeoutConfigCustomizer.class),
-                beanFactory.getBeanProvider(RetryConfigCustomizer.class), beanFactory.getBeanProvider(RetryRule.class));
+                beanFactory.getBeanProvider(RetryConfigCustomizer.class), beanFactory.getBeanProvider(RetryRule.class),
+                beanFactory.getBeanProvider(TunableGroup.class));
     }
 }

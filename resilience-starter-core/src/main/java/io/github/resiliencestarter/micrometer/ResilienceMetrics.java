@@ -1,5 +1,8 @@
 package io.github.resiliencestarter.micrometer;
 
+import io.github.resiliencestarter.circuit.CircuitObserver;
+import io.github.resiliencestarter.circuit.CircuitOutcome;
+import io.github.resiliencestarter.circuit.CircuitState;
 import io.github.resiliencestarter.idempotent.IdempotencyObserver;
 import io.github.resiliencestarter.idempotent.IdempotencyOutcome;
 import io.github.resiliencestarter.retry.RetryObserver;
@@ -7,11 +10,13 @@ import io.github.resiliencestarter.retry.RetryOutcome;
 import io.github.resiliencestarter.timeout.TimeoutObserver;
 import io.github.resiliencestarter.timeout.TimeoutOutcome;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
@@ -26,12 +31,16 @@ import org.jspecify.annotations.Nullable;
  * <li>{@value #RETRY_ATTEMPTS}: counter of attempts (hedges included), tag {@code name};</li>
  * <li>{@value #RETRY_HEDGES}: counter of hedges, tags {@code name}, {@code event} (started, won);</li>
  * <li>{@value #IDEMPOTENT_CALLS}: counter, tags {@code name}, {@code outcome} (executed, replayed,
- * in_progress, key_reused, store_error, lease_lost).</li>
+ * in_progress, key_reused, store_error, lease_lost);</li>
+ * <li>{@value #CIRCUIT_CALLS}: counter, tags {@code name}, {@code outcome} (success, slow, failure,
+ * ignored, not_permitted, ramp_rejected);</li>
+ * <li>{@value #CIRCUIT_TRANSITIONS}: counter, tags {@code name}, {@code from}, {@code to};</li>
+ * <li>{@value #CIRCUIT_STATE}: gauge per breaker and {@code state}, 1 for the state it is in, else 0.</li>
  * </ul>
  *
  * Meters are created once per name and outcome and cached, so recording costs a map lookup.
  */
-public class ResilienceMetrics implements TimeoutObserver, RetryObserver, IdempotencyObserver {
+public class ResilienceMetrics implements TimeoutObserver, RetryObserver, IdempotencyObserver, CircuitObserver {
 
     /** Timer of {@code @Timeout} calls. */
     public static final String TIMEOUT_CALLS = "resilience.timeout.calls";
@@ -48,7 +57,21 @@ public class ResilienceMetrics implements TimeoutObserver, RetryObserver, Idempo
     /** Counter of {@code @Idempotent} calls. */
     public static final String IDEMPOTENT_CALLS = "resilience.idempotent.calls";
 
+    /** Counter of calls through {@code @CircuitBreaker} breakers. */
+    public static final String CIRCUIT_CALLS = "resilience.circuit-breaker.calls";
+
+    /** Counter of breaker state changes. */
+    public static final String CIRCUIT_TRANSITIONS = "resilience.circuit-breaker.transitions";
+
+    /** Gauge of each breaker's state. */
+    public static final String CIRCUIT_STATE = "resilience.circuit-breaker.state";
+
     private final MeterRegistry registry;
+
+    private final Map<String, Counter[]> circuitCounters = new ConcurrentHashMap<>();
+
+    /** Per breaker: the ordinal of its current state, read by its state gauges. */
+    private final Map<String, AtomicInteger> circuitStates = new ConcurrentHashMap<>();
 
     private final Map<String, Timer[]> timeoutTimers = new ConcurrentHashMap<>();
 
@@ -68,6 +91,38 @@ public class ResilienceMetrics implements TimeoutObserver, RetryObserver, Idempo
      */
     public ResilienceMetrics(MeterRegistry registry) {
         this.registry = registry;
+    }
+
+    @Override
+    public void onCall(String circuit, CircuitOutcome outcome) {
+        circuitCounters.computeIfAbsent(circuit, name -> {
+            circuitState(name);
+            CircuitOutcome[] outcomes = CircuitOutcome.values();
+            Counter[] counters = new Counter[outcomes.length];
+            for (CircuitOutcome each : outcomes) {
+                counters[each.ordinal()] = Counter.builder(CIRCUIT_CALLS).tag("name", name).tag("outcome", each.tag())
+                        .register(registry);
+            }
+            return counters;
+        })[outcome.ordinal()].increment();
+    }
+
+    @Override
+    public void onStateChange(String circuit, CircuitState from, CircuitState to) {
+        circuitState(circuit).set(to.ordinal());
+        Counter.builder(CIRCUIT_TRANSITIONS).tag("name", circuit).tag("from", from.tag()).tag("to", to.tag())
+                .register(registry).increment();
+    }
+
+    private AtomicInteger circuitState(String circuit) {
+        return circuitStates.computeIfAbsent(circuit, name -> {
+            AtomicInteger current = new AtomicInteger(CircuitState.CLOSED.ordinal());
+            for (CircuitState state : CircuitState.values()) {
+                Gauge.builder(CIRCUIT_STATE, current, value -> value.get() == state.ordinal() ? 1 : 0)
+                        .tag("name", name).tag("state", state.tag()).register(registry);
+            }
+            return current;
+        });
     }
 
     @Override

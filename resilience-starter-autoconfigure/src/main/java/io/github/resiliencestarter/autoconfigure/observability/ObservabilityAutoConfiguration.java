@@ -12,6 +12,7 @@ import io.github.resiliencestarter.micrometer.ObservationEvents;
 import io.github.resiliencestarter.micrometer.ResilienceMetrics;
 import io.github.resiliencestarter.retry.RetryConfigRegistry;
 import io.github.resiliencestarter.spring.actuate.ResilienceEndpoint;
+import io.github.resiliencestarter.spring.actuate.ResilienceReportSection;
 import io.github.resiliencestarter.spring.actuate.ResilienceSettingsInspector;
 import io.github.resiliencestarter.spring.actuate.SettingsChanges;
 import io.github.resiliencestarter.spring.aop.AnnotatedMethodValidator;
@@ -159,6 +160,9 @@ public class ObservabilityAutoConfiguration {
          * @param idempotency the idempotency store once in use
          * @param retryRegistry the budgets
          * @param advisor the advisor
+         * @param validator the annotations that cannot take effect
+         * @param changes when the settings in force were applied
+         * @param sections further sections, such as the circuit breakers'
          * @return the endpoint
          */
         @Bean
@@ -168,9 +172,9 @@ public class ObservabilityAutoConfiguration {
                 ObjectProvider<RetryOperationSource> retries, ObjectProvider<IdempotentOperationSource> idempotents,
                 ObjectProvider<IdempotencyActivation> idempotency, ObjectProvider<RetryConfigRegistry> retryRegistry,
                 ObjectProvider<ResilienceSettingsInspector> advisor, ObjectProvider<AnnotatedMethodValidator> validator,
-                ObjectProvider<SettingsChanges> changes) {
+                ObjectProvider<SettingsChanges> changes, ObjectProvider<ResilienceReportSection> sections) {
             return new ResilienceEndpoint(timeouts, retries, idempotents, idempotency, retryRegistry, advisor, validator,
-                    changes);
+                    changes, sections);
         }
     }
 }

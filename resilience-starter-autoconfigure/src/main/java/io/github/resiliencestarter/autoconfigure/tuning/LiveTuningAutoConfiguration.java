@@ -42,6 +42,7 @@ public class LiveTuningAutoConfiguration {
      * @param timeoutCustomizers named timeout instances adjusted in code
      * @param retryCustomizers named retry instances adjusted in code
      * @param retryRules extra classification rules
+     * @param groups further groups of settings (the circuit breakers')
      * @return the settings
      */
     @Bean
@@ -49,9 +50,10 @@ public class LiveTuningAutoConfiguration {
     public ResilienceSettings resilienceSettings(Environment environment,
             ObjectProvider<TimeoutOperationSource> timeouts, ObjectProvider<RetryOperationSource> retries,
             ObjectProvider<TimeoutConfigCustomizer> timeoutCustomizers,
-            ObjectProvider<RetryConfigCustomizer> retryCustomizers, ObjectProvider<RetryRule> retryRules) {
+            ObjectProvider<RetryConfigCustomizer> retryCustomizers, ObjectProvider<RetryRule> retryRules,
+            ObjectProvider<TunableGroup> groups) {
         return new ResilienceSettings(environment, timeouts, retries, timeoutCustomizers, retryCustomizers,
-                retryRules);
+                retryRules, groups);
     }
 
     /** Reloads on Spring Cloud's environment change events that touch {@code resilience.*}. */

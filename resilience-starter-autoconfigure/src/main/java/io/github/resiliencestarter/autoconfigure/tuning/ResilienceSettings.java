@@ -26,8 +26,8 @@ import org.springframework.validation.FieldError;
 import org.springframework.validation.Validator;
 
 /**
- * The {@code resilience.timeout.*} and {@code resilience.retry.*} settings in force, reloadable at
- * run time. {@link #reload()} binds both groups again from the {@link Environment}, checks them
+ * The {@code resilience.timeout.*}, {@code resilience.retry.*} and {@code resilience.circuit-breaker.*}
+ * settings in force, reloadable at run time. {@link #reload()} binds both groups again from the {@link Environment}, checks them
  * exactly as at startup, resolves every annotated method with them, and only then publishes them:
  * an invalid value anywhere leaves every old setting in force, with one ERROR line saying why.
  * Each call uses the settings in force when it started; the next call of every method uses the
@@ -54,6 +54,8 @@ public class ResilienceSettings implements SettingsChanges {
 
     private final ObjectProvider<RetryRule> retryRules;
 
+    private final ObjectProvider<TunableGroup> groups;
+
     private volatile long generation;
 
     private volatile Instant appliedAt = Instant.now();
@@ -69,16 +71,19 @@ public class ResilienceSettings implements SettingsChanges {
      * @param timeoutCustomizers adjust named timeout instances in code, as at startup
      * @param retryCustomizers adjust named retry instances in code, as at startup
      * @param retryRules extra classification rules, as at startup
+     * @param groups further groups of settings, such as the circuit breakers'
      */
     public ResilienceSettings(Environment environment, ObjectProvider<TimeoutOperationSource> timeouts,
             ObjectProvider<RetryOperationSource> retries, ObjectProvider<TimeoutConfigCustomizer> timeoutCustomizers,
-            ObjectProvider<RetryConfigCustomizer> retryCustomizers, ObjectProvider<RetryRule> retryRules) {
+            ObjectProvider<RetryConfigCustomizer> retryCustomizers, ObjectProvider<RetryRule> retryRules,
+            ObjectProvider<TunableGroup> groups) {
         this.environment = environment;
         this.timeouts = timeouts;
         this.retries = retries;
         this.timeoutCustomizers = timeoutCustomizers;
         this.retryCustomizers = retryCustomizers;
         this.retryRules = retryRules;
+        this.groups = groups;
     }
 
     /**
@@ -105,6 +110,9 @@ public class ResilienceSettings implements SettingsChanges {
                                 retryCustomizers.orderedStream().toList()),
                         retry.getMaxAttemptsCap(), retry.getJitterFactor())));
             }
+            for (TunableGroup group : groups.orderedStream().toList()) {
+                publish.add(group.prepare(binder));
+            }
         } catch (RuntimeException ex) {
             String reason = reason(ex);
             lastRejection = reason;
@@ -118,7 +126,17 @@ public class ResilienceSettings implements SettingsChanges {
         return true;
     }
 
-    private static <T extends Validator> T bind(Binder binder, String prefix, T fresh) {
+    /**
+     * Binds a group of properties into a fresh instance and checks it as Boot does at startup.
+     *
+     * @param binder binds from the environment
+     * @param prefix the group's prefix, such as {@code resilience.retry}
+     * @param fresh an instance with the defaults, which is also the validator
+     * @param <T> the properties type
+     * @return the bound instance
+     * @throws RuntimeException when a value is refused
+     */
+    public static <T extends Validator> T bind(Binder binder, String prefix, T fresh) {
         // the properties classes check themselves with the engine's checks, as when Boot binds them
         return binder.bind(prefix, Bindable.ofInstance(fresh), new ValidationBindHandler(fresh)).orElse(fresh);
     }

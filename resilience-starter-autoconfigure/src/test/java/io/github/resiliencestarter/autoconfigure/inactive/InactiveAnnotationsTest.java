@@ -10,6 +10,7 @@ import io.github.resiliencestarter.autoconfigure.timeout.TimeoutAutoConfiguratio
 import io.github.resiliencestarter.idempotent.IdempotencyActivation;
 import io.github.resiliencestarter.retry.RetryConfigRegistry;
 import io.github.resiliencestarter.spring.actuate.ResilienceEndpoint;
+import io.github.resiliencestarter.spring.actuate.ResilienceReportSection;
 import io.github.resiliencestarter.spring.actuate.ResilienceSettingsInspector;
 import io.github.resiliencestarter.spring.actuate.SettingsChanges;
 import io.github.resiliencestarter.spring.aop.AnnotatedMethodValidator;
@@ -90,7 +91,8 @@ class InactiveAnnotationsTest {
                     context.getBeanProvider(RetryConfigRegistry.class),
                     context.getBeanProvider(ResilienceSettingsInspector.class),
                     context.getBeanProvider(AnnotatedMethodValidator.class),
-                    context.getBeanProvider(SettingsChanges.class));
+                    context.getBeanProvider(SettingsChanges.class),
+                    context.getBeanProvider(ResilienceReportSection.class));
             @SuppressWarnings("unchecked")
             List<Map<String, String>> listed = (List<Map<String, String>>) endpoint.report().get("inactive");
             assertThat(listed).hasSize(4).extracting(entry -> entry.get("method"))

@@ -11,7 +11,7 @@ import java.util.Objects;
  * answer and requests are refused (fail-closed, the default), which is what a load balancer should
  * know; DEGRADED when they run without idempotency (fail-open); UP without a ping while no
  * {@code @Idempotent} method exists (no store was created: nothing can fail). Each Boot line's health indicator
- * only translates a {@link Report} into its own {@code Health} type.
+ * only translates a {@link HealthReport} into its own {@code Health} type.
  */
 public final class IdempotencyStoreHealth {
 
@@ -38,30 +38,21 @@ public final class IdempotencyStoreHealth {
      *
      * @return the status code ({@code UP}, {@code DOWN} or {@link #DEGRADED}) and its details
      */
-    public Report check() {
+    public HealthReport check() {
         Map<String, Object> details = new LinkedHashMap<>();
         IdempotencyStore store = activation.storeIfActive();
         if (store == null) {
             details.put("store", "none: no @Idempotent method");
-            return new Report("UP", details);
+            return new HealthReport("UP", details);
         }
         details.put("store", store.getClass().getSimpleName());
         details.put("failOpen", failOpen);
         try {
             store.ping();
-            return new Report("UP", details);
+            return new HealthReport("UP", details);
         } catch (RuntimeException ex) {
             details.put("error", ex.getClass().getSimpleName());
-            return new Report(failOpen ? DEGRADED : "DOWN", details);
+            return new HealthReport(failOpen ? DEGRADED : "DOWN", details);
         }
-    }
-
-    /**
-     * One health reading.
-     *
-     * @param status the status code, as Boot's {@code Status} codes
-     * @param details what the reading found
-     */
-    public record Report(String status, Map<String, Object> details) {
     }
 }

@@ -26,7 +26,7 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
  * {@code /actuator/resilience}: every annotated method with its effective settings (after the
  * annotation, named instance and defaults were merged), the annotations that cannot take effect
  * and why, the idempotency store, the retry budgets'
- * state and the advisor's warnings. Read-only; exposed by the usual Actuator rules. Never shows
+ * state, the circuit breakers (when present) and the advisor's warnings. Read-only; exposed by the usual Actuator rules. Never shows
  * keys, payloads or trace ids.
  */
 @Endpoint(id = "resilience")
@@ -48,6 +48,8 @@ public class ResilienceEndpoint {
 
     private final ObjectProvider<SettingsChanges> changes;
 
+    private final ObjectProvider<ResilienceReportSection> sections;
+
     /**
      * Creates the endpoint; every part is optional.
      *
@@ -59,12 +61,13 @@ public class ResilienceEndpoint {
      * @param advisor the warnings
      * @param validator the annotations that cannot take effect
      * @param changes when the settings in force were applied (live tuning)
+     * @param sections further sections (the circuit breakers)
      */
     public ResilienceEndpoint(ObjectProvider<TimeoutOperationSource> timeouts,
             ObjectProvider<RetryOperationSource> retries, ObjectProvider<IdempotentOperationSource> idempotents,
             ObjectProvider<IdempotencyActivation> idempotency, ObjectProvider<RetryConfigRegistry> retryRegistry,
             ObjectProvider<ResilienceSettingsInspector> advisor, ObjectProvider<AnnotatedMethodValidator> validator,
-            ObjectProvider<SettingsChanges> changes) {
+            ObjectProvider<SettingsChanges> changes, ObjectProvider<ResilienceReportSection> sections) {
         this.timeouts = timeouts;
         this.retries = retries;
         this.idempotents = idempotents;
@@ -73,6 +76,7 @@ public class ResilienceEndpoint {
         this.advisor = advisor;
         this.validator = validator;
         this.changes = changes;
+        this.sections = sections;
     }
 
     /**
@@ -117,6 +121,7 @@ public class ResilienceEndpoint {
             inForce.budgets().forEach((name, budget) -> budgets.put(name, describe(budget)));
         }
         report.put("retryBudgets", budgets);
+        sections.orderedStream().forEach(section -> report.put(section.name(), section.report()));
         ResilienceSettingsInspector warnings = advisor.getIfAvailable();
         report.put("warnings", warnings == null ? List.of() : warnings.warnings());
         return report;

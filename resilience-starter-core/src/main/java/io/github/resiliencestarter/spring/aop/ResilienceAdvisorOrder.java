@@ -4,9 +4,10 @@ import org.springframework.core.Ordered;
 
 /**
  * Advisor orders that fix the nesting, outermost first: {@code @Timeout} → {@code @Idempotent} →
- * {@code @Retry} → {@code @Transactional} (Spring's default order, {@link Ordered#LOWEST_PRECEDENCE})
- * → the method. So the deadline bounds everything, the idempotency claim is held across retries,
- * and each retry attempt runs in a fresh transaction.
+ * {@code @Retry} → {@code @CircuitBreaker} → {@code @Transactional} (Spring's default order,
+ * {@link Ordered#LOWEST_PRECEDENCE}) → the method. So the deadline bounds everything, the
+ * idempotency claim is held across retries, each retry attempt is one call through the breaker,
+ * and each runs in a fresh transaction.
  */
 public final class ResilienceAdvisorOrder {
 
@@ -18,6 +19,9 @@ public final class ResilienceAdvisorOrder {
 
     /** Order of the {@code @Retry} advisor. */
     public static final int RETRY = Ordered.LOWEST_PRECEDENCE - 100;
+
+    /** Order of the {@code @CircuitBreaker} advisor: per attempt, inside {@code @Retry}. */
+    public static final int CIRCUIT_BREAKER = Ordered.LOWEST_PRECEDENCE - 50;
 
     private ResilienceAdvisorOrder() {
     }

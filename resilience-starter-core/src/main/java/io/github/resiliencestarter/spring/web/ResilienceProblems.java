@@ -1,5 +1,6 @@
 package io.github.resiliencestarter.spring.web;
 
+import io.github.resiliencestarter.circuit.CircuitOpenException;
 import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.idempotent.IdempotencyException;
 import io.github.resiliencestarter.idempotent.IdempotencyInProgressException;
@@ -75,6 +76,12 @@ public final class ResilienceProblems {
             return problem(HttpStatus.GATEWAY_TIMEOUT, kind + "-timeout", "Downstream " + kind + " timeout",
                     or(message, "A call to another service did not complete in time"));
         }
+        if (error instanceof CircuitOpenException) {
+            // names the breaker only when operations may be named: a breaker's name is the downstream's
+            return problem(HttpStatus.SERVICE_UNAVAILABLE, CircuitOpenException.ERROR_CODE, "Circuit open",
+                    or(message, "A service this request depends on is failing; the request was not executed, "
+                            + "try again later"));
+        }
         if (error instanceof TimeoutRejectedException) {
             return problem(HttpStatus.SERVICE_UNAVAILABLE, "timeout-executor-saturated", "Too busy",
                     or(message, "Too many calls are running; the request was not executed, try again later"));
@@ -135,6 +142,11 @@ public final class ResilienceProblems {
     public static @Nullable Long retryAfterSeconds(Throwable error) {
         if (error instanceof IdempotencyInProgressException inProgress) {
             return inProgress.retryAfterSeconds();
+        }
+        if (error instanceof CircuitOpenException open) {
+            // whole seconds, rounded up: a client told 0 would come back before the probe is let through
+            long millis = open.retryAfter().toMillis();
+            return Math.max(1, (millis + 999) / 1000);
         }
         if (error instanceof TimeoutRejectedException || error instanceof IdempotencyStoreException) {
             return (long) SATURATED_RETRY_AFTER_SECONDS;

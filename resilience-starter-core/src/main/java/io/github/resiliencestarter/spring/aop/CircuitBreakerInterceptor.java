@@ -1,0 +1,52 @@
+package io.github.resiliencestarter.spring.aop;
+
+import io.github.resiliencestarter.circuit.CircuitGuard;
+import java.lang.reflect.Method;
+import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Applies {@code @CircuitBreaker}: one call through the breaker per invocation, so inside
+ * {@code @Retry} (which re-invokes the inner chain per attempt) each attempt is one breaker call.
+ * A {@code Mono} is admitted per subscription and judged when it completes; a
+ * {@code CompletionStage} when it completes; a blocking call when it returns or throws.
+ */
+public class CircuitBreakerInterceptor extends OperationInterceptor<CircuitBreakerOperation> {
+
+    private final CircuitBreakerOperationSource source;
+
+    /**
+     * Creates the interceptor.
+     *
+     * @param source the per-method settings
+     */
+    public CircuitBreakerInterceptor(CircuitBreakerOperationSource source) {
+        this.source = source;
+    }
+
+    @Override
+    protected @Nullable CircuitBreakerOperation operation(Method method, @Nullable Class<?> targetClass) {
+        return source.get(method, targetClass);
+    }
+
+    @Override
+    protected @Nullable Object invoke(CircuitBreakerOperation operation, MethodInvocation invocation)
+            throws Throwable {
+        CircuitGuard guard = operation.guard();
+        if (operation.kind() == ResultKind.MONO) {
+            return ReactorResults.perSubscription(() -> AsyncResults.withFallback(
+                    guard.callAsync(() -> ReactorResults.subscribe(invocation)), operation.fallback(),
+                    invocation.getThis(), invocation.getArguments()));
+        }
+        if (operation.kind() == ResultKind.STAGE) {
+            return AsyncResults.withFallback(guard.callAsync(() -> AsyncResults.proceed(invocation)),
+                    operation.fallback(), invocation.getThis(), invocation.getArguments());
+        }
+        return guard.call(invocation::proceed);
+    }
+
+    @Override
+    protected @Nullable FallbackMethod fallback(CircuitBreakerOperation operation) {
+        return operation.fallback();
+    }
+}

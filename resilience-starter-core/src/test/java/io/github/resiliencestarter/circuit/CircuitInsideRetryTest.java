@@ -96,7 +96,7 @@ class CircuitInsideRetryTest {
     }
 
     @Test
-    void R6_aCallMadeWhileOpenIsRefusedOnceAndNotRetried() {
+    void O3_aCallMadeWhileOpenIsRefusedOnceAndNotRetried() {
         CircuitGuard guard = guard(2);
         for (int i = 0; i < 2; i++) {
             catchThrowable(() -> guard.call(() -> {

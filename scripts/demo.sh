@@ -85,4 +85,29 @@ echo "HTTP $status  $(jq -c '{status,title}' /tmp/demo-body)"
 why "the deadline bounds the Mono's completion, not the call that built it: at 1 s its subscription is disposed"
 
 faults '{"latencyMs":0,"failureRate":0,"failureStatus":503,"failNext":0}'
+say "10. Inventory down: the circuit breaker opens, refuses at once, and lets traffic back gradually"
+breaker() { curl -s "$BASE/actuator/resilience" | jq -c '.circuitBreakers.inventory | {state, failureRate, untilProbeMs, admittedShare}'; }
+faults '{"latencyMs":0,"failureRate":1.0,"failureStatus":503,"failNext":0}'
+for i in $(seq 1 8); do
+  start=$(date +%s%N)
+  status=$(order "DEMO-$RUN-B$i" 1.00)
+  printf 'order %d: HTTP %s in %4d ms  %s\n' "$i" "$status" $(( ($(date +%s%N) - start) / 1000000 )) \
+    "$(jq -r '.type // .title // empty' /tmp/demo-body 2>/dev/null | sed 's/.*://')  Retry-After: $(header Retry-After)"
+done
+echo "breaker: $(breaker)"
+why "each attempt of the inventory call passed the breaker; at 50 % failures it opened: orders are refused in"
+why "a few ms with 503 circuit-open and Retry-After (their keys released), no retry sleeps against it"
+faults '{"latencyMs":0,"failureRate":0,"failureStatus":503,"failNext":0}'
+wait_s=$(( ($(curl -s "$BASE/actuator/resilience" | jq -r '.circuitBreakers.inventory.untilProbeMs') + 999) / 1000 ))
+echo "inventory repaired; waiting ${wait_s} s for the probe time"
+sleep "$wait_s"
+for i in $(seq 1 6); do
+  status=$(order "DEMO-$RUN-R$i" 1.00)
+  echo "order R$i: HTTP $status  breaker: $(breaker)"
+done
+why "two probes went through and closed the circuit into its ramp: admittedShare rises from 0.1 to 1 over 10 s,"
+why "calls above it are refused like an open circuit, so the repaired inventory is not hit by everything at once"
+sleep 10
+echo "after the ramp: $(breaker)"
+
 say "Done. Logs carry the trace id of each request in [brackets]."

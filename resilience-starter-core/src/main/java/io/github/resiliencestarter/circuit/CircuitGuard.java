@@ -308,14 +308,15 @@ public final class CircuitGuard {
 
     private CircuitState stateOf(Engine current) {
         CircuitState state = Resilience4jBreakers.stateOf(current.breaker.getState());
-        return state == CircuitState.CLOSED && current.ramp.active() ? CircuitState.RAMPING : state;
+        return state == CircuitState.CLOSED && current.ramp.active() && current.ramp.runningAt(time.nanoTime())
+                ? CircuitState.RAMPING : state;
     }
 
     private Duration untilProbe(Engine current) {
         return switch (stateOf(current)) {
             case OPEN -> Duration.ofNanos(Math.max(0, current.probeAt - time.nanoTime()));
             case FORCED_OPEN -> current.config.waitInOpenState();
-            case HALF_OPEN, RAMPING -> BUSY_RETRY_AFTER;
+            case HALF_OPEN -> BUSY_RETRY_AFTER;
             default -> Duration.ZERO;
         };
     }

@@ -12,7 +12,7 @@ import java.time.Duration;
  * @param bufferedCalls calls in the window
  * @param failedCalls failed calls in the window
  * @param slowCalls slow calls in the window
- * @param untilProbe how long until it lets a call through again; zero when it does now
+ * @param untilProbe how long until it lets a call through again; zero when it does now (closed or ramping)
  * @param admittedShare the share of calls it admits: below 1 only while ramping
  * @param config its settings
  */

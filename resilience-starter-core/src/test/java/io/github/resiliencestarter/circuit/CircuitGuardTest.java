@@ -136,6 +136,9 @@ class CircuitGuardTest {
         assertThat(admitted[2]).isBetween(45, 47);
         assertThat(admitted[3]).isBetween(63, 65);
         assertThat(admitted[4]).isBetween(81, 83);
+        // the window is over: closed, even before a call has noticed
+        assertThat(guard.state()).isEqualTo(CircuitState.CLOSED);
+        assertThat(guard.snapshot().admittedShare()).isEqualTo(1);
         for (int call = 0; call < 100; call++) {
             guard.call(() -> "ok");
         }

@@ -62,6 +62,17 @@ public final class RecoveryRamp {
     }
 
     /**
+     * Whether the ramp still runs at {@code now}: started, not stopped, its window not yet over
+     * (the flag itself is cleared only by the next admission after the window).
+     *
+     * @param now the current time in nanoseconds
+     * @return {@code true} while it runs
+     */
+    public synchronized boolean runningAt(long now) {
+        return active && now - startedAt < warmUpNanos;
+    }
+
+    /**
      * Whether a call is admitted now.
      *
      * @param now the current time in nanoseconds

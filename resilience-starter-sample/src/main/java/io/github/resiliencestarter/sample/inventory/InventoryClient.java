@@ -1,11 +1,13 @@
 package io.github.resiliencestarter.sample.inventory;
 
+import io.github.resiliencestarter.annotation.CircuitBreaker;
 import io.github.resiliencestarter.annotation.Retry;
 import io.github.resiliencestarter.spring.http.DerivedIdempotencyKeyInterceptor;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.core.env.Environment;
 import org.springframework.stereotype.Component;
 import org.springframework.web.client.HttpClientErrorException;
+import org.springframework.web.client.HttpServerErrorException;
 import org.springframework.web.client.RestClient;
 
 /**
@@ -35,7 +37,9 @@ public class InventoryClient {
     }
 
     /**
-     * Reserves stock, retrying transient failures (5xx, timeouts, refused connections).
+     * Reserves stock, retrying transient failures (5xx, timeouts, refused connections); each
+     * attempt passes the inventory's circuit breaker, which refuses at once (503, with
+     * {@code Retry-After}) while the inventory keeps failing and lets traffic back gradually.
      *
      * @param orderNo the order
      * @param productId the product
@@ -43,10 +47,13 @@ public class InventoryClient {
      * @return the reservation
      */
     @Retry(name = "inventory", idempotent = true)
+    @CircuitBreaker(name = "inventory")
     public Reservation reserve(String orderNo, long productId, int quantity) {
         try {
             return client().post().uri("/inventory/reserve").body(new ReserveRequest(orderNo, productId, quantity))
                     .retrieve().body(Reservation.class);
+        } catch (HttpServerErrorException failed) {
+            throw new InventoryUnavailable(failed);
         } catch (HttpClientErrorException.Conflict conflict) {
             if (!conflict.getResponseBodyAsString().contains(RESPONSE_NOT_RECORDED)) {
                 throw conflict;

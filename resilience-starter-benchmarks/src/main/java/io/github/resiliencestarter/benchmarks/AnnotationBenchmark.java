@@ -143,6 +143,18 @@ public class AnnotationBenchmark {
         return springRetry.retry(value++);
     }
 
+    /** A closed {@code @CircuitBreaker}: one permission and one recorded outcome per call (an attempt). */
+    @Benchmark
+    public int circuitBreakerOurs() {
+        return ours.breaker(value++);
+    }
+
+    /** Resilience4j's own {@code @CircuitBreaker} aspect, closed, default settings. */
+    @Benchmark
+    public int circuitBreakerResilience4j() {
+        return resilience4j.breaker(value++);
+    }
+
     @Benchmark
     public int timeoutOursInterrupt() {
         return ours.timeoutInterrupt(value++);

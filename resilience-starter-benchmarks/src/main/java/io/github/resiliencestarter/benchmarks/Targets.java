@@ -1,5 +1,6 @@
 package io.github.resiliencestarter.benchmarks;
 
+import io.github.resiliencestarter.annotation.CircuitBreaker;
 import io.github.resiliencestarter.annotation.Idempotent;
 import io.github.resiliencestarter.annotation.Retry;
 import io.github.resiliencestarter.annotation.Timeout;
@@ -49,6 +50,11 @@ final class Targets {
     /** This starter's annotations. */
     static class Ours {
 
+        @CircuitBreaker(name = "bench")
+        public int breaker(int value) {
+            return work(value);
+        }
+
         @Retry(idempotent = true)
         public int retry(int value) {
             return work(value);
@@ -82,8 +88,13 @@ final class Targets {
         }
     }
 
-    /** Resilience4j's retry annotation (default instance settings). */
+    /** Resilience4j's retry and circuit-breaker annotations (default instance settings). */
     static class Resilience4j {
+
+        @io.github.resilience4j.circuitbreaker.annotation.CircuitBreaker(name = "bench")
+        public int breaker(int value) {
+            return work(value);
+        }
 
         @io.github.resilience4j.retry.annotation.Retry(name = "bench")
         public int retry(int value) {

@@ -77,6 +77,8 @@ public final class CircuitBreakerConfig {
 
     private final RetryClassifier classifier;
 
+    private final boolean perInstance;
+
     private CircuitBreakerConfig(Builder builder) {
         this.failureRateThreshold = builder.failureRateThreshold;
         this.slowCallRateThreshold = builder.slowCallRateThreshold;
@@ -90,6 +92,7 @@ public final class CircuitBreakerConfig {
         this.warmUp = builder.warmUp;
         this.warmUpStart = builder.warmUpStart;
         this.classifier = builder.classifier;
+        this.perInstance = builder.perInstance;
     }
 
     /**
@@ -131,6 +134,7 @@ public final class CircuitBreakerConfig {
         builder.warmUp = base.warmUp;
         builder.warmUpStart = base.warmUpStart;
         builder.classifier = base.classifier;
+        builder.perInstance = base.perInstance;
         return builder;
     }
 
@@ -245,6 +249,17 @@ public final class CircuitBreakerConfig {
         return classifier;
     }
 
+    /**
+     * Whether a load-balanced service of this name gets one breaker per instance
+     * ({@code name[host:port]}), so that the balancer leaves out an instance whose circuit is
+     * open and a retry goes elsewhere. Read by the load-balancer adapter.
+     *
+     * @return {@code true} for a breaker per instance
+     */
+    public boolean perInstance() {
+        return perInstance;
+    }
+
     /** Whether the sliding window counts calls or seconds. */
     public enum SlidingWindow {
 
@@ -282,7 +297,20 @@ public final class CircuitBreakerConfig {
 
         private RetryClassifier classifier = RetryClassifier.builder().ioFailuresTransient(true).build();
 
+        private boolean perInstance;
+
         private Builder() {
+        }
+
+        /**
+         * One breaker per instance of a load-balanced service of this name.
+         *
+         * @param value whether breakers are per instance
+         * @return this builder
+         */
+        public Builder perInstance(boolean value) {
+            this.perInstance = value;
+            return this;
         }
 
         /**

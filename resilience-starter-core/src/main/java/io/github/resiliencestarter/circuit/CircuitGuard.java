@@ -159,6 +159,30 @@ public final class CircuitGuard {
     }
 
     /**
+     * Admits one call whose outcome is reported later, elsewhere, on the returned permit.
+     *
+     * @return the permit
+     * @throws CircuitOpenException when the breaker refuses the call
+     */
+    public CircuitPermit acquire() {
+        Engine current = engine;
+        long started = admit(current);
+        Deadline deadline = TraceContextHolder.current().deadline();
+        return new CircuitPermit(() -> succeeded(current, started),
+                failure -> failed(current, started, failure, deadline));
+    }
+
+    /**
+     * Whether the breaker refuses every call now (open with its probe time ahead, or forced
+     * open): what a load balancer asks to leave an instance out.
+     *
+     * @return {@code true} when a call now would be refused without a probe
+     */
+    public boolean refusesAll() {
+        return refusal() != null;
+    }
+
+    /**
      * The breaker's state now.
      *
      * @return the state; {@link CircuitState#RAMPING} while a closed circuit still ramps up

@@ -9,7 +9,7 @@ import java.time.Duration;
  * retried; answered {@code 503} with {@code Retry-After} = {@link #retryAfter()}. Stackless:
  * refusals come by the thousand while a downstream is down.
  */
-public class CircuitOpenException extends NonRetryableException {
+public class CircuitOpenException extends NonRetryableException implements CircuitRefusal {
 
     private static final long serialVersionUID = 1L;
 
@@ -37,11 +37,7 @@ public class CircuitOpenException extends NonRetryableException {
         this.retryAfter = retryAfter;
     }
 
-    /**
-     * The breaker that refused.
-     *
-     * @return its name
-     */
+    @Override
     public String circuit() {
         return circuit;
     }
@@ -55,12 +51,8 @@ public class CircuitOpenException extends NonRetryableException {
         return state;
     }
 
-    /**
-     * How long until the breaker lets a call through again: the rest of the open wait, or a
-     * moment while the probes or the ramp are busy.
-     *
-     * @return the wait, never negative
-     */
+    /** The rest of the open wait, or a moment while the probes or the ramp are busy. */
+    @Override
     public Duration retryAfter() {
         return retryAfter;
     }

@@ -20,4 +20,14 @@ public class RequestNotSentException extends ResilienceException {
     public RequestNotSentException(String message, Throwable cause) {
         super(message, cause);
     }
+
+    /**
+     * For a request this process itself decided not to send, without a transport error; no stack
+     * trace (such refusals come by the thousand).
+     *
+     * @param message why it was not sent
+     */
+    protected RequestNotSentException(String message) {
+        super(message, null, false);
+    }
 }

@@ -38,6 +38,7 @@ public class CircuitBreakerProperties extends CircuitBreakerSettings implements 
         setMaxWaitInHalfOpenState(engine.maxWaitInHalfOpenState());
         setWarmUp(engine.warmUp());
         setWarmUpStart(engine.warmUpStart());
+        setPerInstance(engine.perInstance());
     }
 
     public boolean isEnabled() {

@@ -54,6 +54,20 @@ public class CircuitBreakerSettings {
     /** Failure types that never count, wherever they appear in the cause chain; wins over record-for. */
     private List<Class<? extends Throwable>> ignoreFor = new ArrayList<>();
 
+    /**
+     * With Spring Cloud LoadBalancer: one breaker per instance of the service of this name
+     * (name[host:port]), so the balancer leaves out an instance whose circuit is open (default false).
+     */
+    private @Nullable Boolean perInstance;
+
+    public @Nullable Boolean getPerInstance() {
+        return perInstance;
+    }
+
+    public void setPerInstance(@Nullable Boolean perInstance) {
+        this.perInstance = perInstance;
+    }
+
     public @Nullable Float getFailureRateThreshold() {
         return failureRateThreshold;
     }
@@ -194,6 +208,9 @@ public class CircuitBreakerSettings {
         if (warmUp != null || warmUpStart != null) {
             builder.warmUp(warmUp != null ? warmUp : base.warmUp(),
                     warmUpStart != null ? warmUpStart : base.warmUpStart());
+        }
+        if (perInstance != null) {
+            builder.perInstance(perInstance);
         }
         if (!recordFor.isEmpty() || !ignoreFor.isEmpty()) {
             builder.classifier(base.classifier().toBuilder().retryFor(recordFor).noRetryFor(ignoreFor).build());

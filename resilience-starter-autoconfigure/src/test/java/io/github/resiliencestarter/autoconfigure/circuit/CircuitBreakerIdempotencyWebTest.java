@@ -15,6 +15,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -97,6 +98,9 @@ class CircuitBreakerIdempotencyWebTest {
 
     private final HttpClient http = HttpClient.newHttpClient();
 
+    /** Keys of this run only: the Redis server outlives the test, and a key completed before replays. */
+    private final String run = UUID.randomUUID().toString();
+
     private HttpResponse<String> post(String path, String key) throws Exception {
         return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
                 .header("Content-Type", "application/json").header("Idempotency-Key", key)
@@ -106,8 +110,8 @@ class CircuitBreakerIdempotencyWebTest {
 
     private void open(String path, String breaker) throws Exception {
         DOWN.put(breaker, true);
-        post(path, "opening-1-" + System.nanoTime());
-        post(path, "opening-2-" + System.nanoTime());
+        post(path, "opening-1-" + UUID.randomUUID());
+        post(path, "opening-2-" + UUID.randomUUID());
         assertThat(registry.guard(breaker).state()).isEqualTo(CircuitState.OPEN);
     }
 
@@ -129,17 +133,17 @@ class CircuitBreakerIdempotencyWebTest {
         open("/cb/reserve", "stock");
         int before = executions("stock");
 
-        HttpResponse<String> refused = post("/cb/reserve", "order-1");
+        HttpResponse<String> refused = post("/cb/reserve", "order-1-" + run);
         assertThat(refused.statusCode()).isEqualTo(503);
         assertThat(refused.body()).contains("circuit-open").contains("traceId");
         assertThat(refused.headers().firstValue("Retry-After")).hasValue("1");
         assertThat(executions("stock")).isEqualTo(before);
 
         recover("stock");
-        HttpResponse<String> retried = post("/cb/reserve", "order-1");
+        HttpResponse<String> retried = post("/cb/reserve", "order-1-" + run);
         assertThat(retried.statusCode()).isEqualTo(200);
         assertThat(executions("stock")).isEqualTo(before + 1);
-        HttpResponse<String> duplicate = post("/cb/reserve", "order-1");
+        HttpResponse<String> duplicate = post("/cb/reserve", "order-1-" + run);
         assertThat(duplicate.body()).isEqualTo(retried.body());
         assertThat(executions("stock")).isEqualTo(before + 1);
     }
@@ -149,12 +153,12 @@ class CircuitBreakerIdempotencyWebTest {
         open("/cb/reserve-or-queue", "stock-queue");
         int before = executions("stock-queue");
 
-        HttpResponse<String> queued = post("/cb/reserve-or-queue", "order-2");
+        HttpResponse<String> queued = post("/cb/reserve-or-queue", "order-2-" + run);
         assertThat(queued.statusCode()).isEqualTo(200);
         assertThat(queued.body()).contains("\"queued\":true");
 
         recover("stock-queue");
-        HttpResponse<String> duplicate = post("/cb/reserve-or-queue", "order-2");
+        HttpResponse<String> duplicate = post("/cb/reserve-or-queue", "order-2-" + run);
         assertThat(duplicate.statusCode()).isEqualTo(200);
         assertThat(duplicate.body()).isEqualTo(queued.body());
         assertThat(executions("stock-queue")).isEqualTo(before);

@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.spring.web;
 
 import io.github.resiliencestarter.circuit.CircuitOpenException;
+import io.github.resiliencestarter.circuit.CircuitRefusal;
 import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.idempotent.IdempotencyException;
 import io.github.resiliencestarter.idempotent.IdempotencyInProgressException;
@@ -76,7 +77,7 @@ public final class ResilienceProblems {
             return problem(HttpStatus.GATEWAY_TIMEOUT, kind + "-timeout", "Downstream " + kind + " timeout",
                     or(message, "A call to another service did not complete in time"));
         }
-        if (error instanceof CircuitOpenException) {
+        if (error instanceof CircuitRefusal) {
             // names the breaker only when operations may be named: a breaker's name is the downstream's
             return problem(HttpStatus.SERVICE_UNAVAILABLE, CircuitOpenException.ERROR_CODE, "Circuit open",
                     or(message, "A service this request depends on is failing; the request was not executed, "
@@ -143,7 +144,7 @@ public final class ResilienceProblems {
         if (error instanceof IdempotencyInProgressException inProgress) {
             return inProgress.retryAfterSeconds();
         }
-        if (error instanceof CircuitOpenException open) {
+        if (error instanceof CircuitRefusal open) {
             // whole seconds, rounded up: a client told 0 would come back before the probe is let through
             long millis = open.retryAfter().toMillis();
             return Math.max(1, (millis + 999) / 1000);

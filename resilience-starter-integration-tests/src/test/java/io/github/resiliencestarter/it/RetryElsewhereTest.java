@@ -10,9 +10,6 @@ import io.github.resiliencestarter.autoconfigure.loadbalancer.AvoidedInstanceLis
 import io.github.resiliencestarter.autoconfigure.loadbalancer.RetryElsewhereAutoConfiguration;
 import io.github.resiliencestarter.autoconfigure.retry.RetryAutoConfiguration;
 import io.github.resiliencestarter.retry.RetrySummary;
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -26,12 +23,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.cloud.client.discovery.composite.CompositeDiscoveryClientAutoConfiguration;
-import org.springframework.cloud.client.discovery.simple.SimpleDiscoveryClientAutoConfiguration;
 import org.springframework.cloud.client.loadbalancer.LoadBalanced;
-import org.springframework.cloud.commons.util.UtilAutoConfiguration;
-import org.springframework.cloud.loadbalancer.config.BlockingLoadBalancerClientAutoConfiguration;
-import org.springframework.cloud.loadbalancer.config.LoadBalancerAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.client.HttpServerErrorException;
@@ -47,7 +39,13 @@ class RetryElsewhereTest {
     /** Requests per instance, by port, and the instance each request of a call went to, in order. */
     private static final Map<Integer, Integer> HITS = new ConcurrentHashMap<>();
 
-    private static final List<HttpServer> SERVERS = new ArrayList<>();
+    /** Ports in the order requests reached them. */
+    private static final List<Integer> ARRIVALS = new CopyOnWriteArrayList<>();
+
+    /** Ports in the order the requests of each call (by its X-Call header) reached them. */
+    private static final Map<String, List<Integer>> CALLS = new ConcurrentHashMap<>();
+
+    private static final StockInstances INSTANCES = new StockInstances();
 
     private static final HttpServer FAILING = server(503);
 
@@ -58,52 +56,30 @@ class RetryElsewhereTest {
     /** Avoided instances as the listener heard them. */
     private static final List<String> AVOIDED = new CopyOnWriteArrayList<>();
 
-    /** Ports in the order requests reached them. */
-    private static final List<Integer> ARRIVALS = new CopyOnWriteArrayList<>();
-
-    /** Ports in the order the requests of each call (by its X-Call header) reached them. */
-    private static final Map<String, List<Integer>> CALLS = new ConcurrentHashMap<>();
-
     private static HttpServer server(int status) {
-        try {
-            HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-            int port = server.getAddress().getPort();
-            server.createContext("/stock", exchange -> {
-                HITS.merge(port, 1, Integer::sum);
-                ARRIVALS.add(port);
-                String call = exchange.getRequestHeaders().getFirst("X-Call");
-                if (call != null) {
-                    CALLS.computeIfAbsent(call, key -> new CopyOnWriteArrayList<>()).add(port);
-                }
-                byte[] body = ("instance " + port).getBytes(StandardCharsets.UTF_8);
-                exchange.sendResponseHeaders(status, body.length);
-                exchange.getResponseBody().write(body);
-                exchange.close();
-            });
-            server.start();
-            SERVERS.add(server);
-            return server;
-        } catch (IOException ex) {
-            throw new IllegalStateException(ex);
-        }
+        return INSTANCES.start(status, (port, exchange) -> {
+            HITS.merge(port, 1, Integer::sum);
+            ARRIVALS.add(port);
+            String call = exchange.getRequestHeaders().getFirst("X-Call");
+            if (call != null) {
+                CALLS.computeIfAbsent(call, key -> new CopyOnWriteArrayList<>()).add(port);
+            }
+        });
     }
 
     @AfterAll
     static void stop() {
-        SERVERS.forEach(server -> server.stop(0));
+        INSTANCES.stopAll();
     }
 
     private static String uri(HttpServer server) {
-        return "http://127.0.0.1:" + server.getAddress().getPort();
+        return StockInstances.uri(server);
     }
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration.class, RetryAutoConfiguration.class,
-                    RetryElsewhereAutoConfiguration.class, UtilAutoConfiguration.class,
-                    SimpleDiscoveryClientAutoConfiguration.class,
-                    CompositeDiscoveryClientAutoConfiguration.class,
-                    org.springframework.cloud.client.loadbalancer.LoadBalancerAutoConfiguration.class,
-                    LoadBalancerAutoConfiguration.class, BlockingLoadBalancerClientAutoConfiguration.class))
+                    RetryElsewhereAutoConfiguration.class))
+            .withConfiguration(AutoConfigurations.of(StockInstances.LOAD_BALANCING))
             .withUserConfiguration(Clients.class)
             .withPropertyValues("resilience.retry.instances.inventory.delay=0ms",
                     "resilience.retry.instances.inventory.budget-enabled=false",

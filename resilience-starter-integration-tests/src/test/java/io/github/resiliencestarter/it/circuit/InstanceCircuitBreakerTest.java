@@ -13,8 +13,7 @@ import io.github.resiliencestarter.circuit.CircuitObserver;
 import io.github.resiliencestarter.circuit.CircuitOutcome;
 import io.github.resiliencestarter.circuit.CircuitRegistry;
 import io.github.resiliencestarter.circuit.CircuitState;
-import java.io.IOException;
-import java.net.InetSocketAddress;
+import io.github.resiliencestarter.it.StockInstances;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -28,12 +27,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.cloud.client.discovery.composite.CompositeDiscoveryClientAutoConfiguration;
-import org.springframework.cloud.client.discovery.simple.SimpleDiscoveryClientAutoConfiguration;
 import org.springframework.cloud.client.loadbalancer.LoadBalanced;
-import org.springframework.cloud.commons.util.UtilAutoConfiguration;
-import org.springframework.cloud.loadbalancer.config.BlockingLoadBalancerClientAutoConfiguration;
-import org.springframework.cloud.loadbalancer.config.LoadBalancerAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.client.RestClient;
@@ -47,7 +41,7 @@ class InstanceCircuitBreakerTest {
 
     private static final Map<Integer, AtomicInteger> HITS = new ConcurrentHashMap<>();
 
-    private static final List<HttpServer> SERVERS = new ArrayList<>();
+    private static final StockInstances INSTANCES = new StockInstances();
 
     private static final AtomicInteger FAILING_HITS_WHEN_OPENED = new AtomicInteger(-1);
 
@@ -61,29 +55,17 @@ class InstanceCircuitBreakerTest {
     private static final HttpServer HEALTHY_2 = server(204);
 
     private static HttpServer server(int status) {
-        try {
-            HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-            int port = server.getAddress().getPort();
-            server.createContext("/stock", exchange -> {
-                HITS.computeIfAbsent(port, key -> new AtomicInteger()).incrementAndGet();
-                exchange.sendResponseHeaders(status, -1);
-                exchange.close();
-            });
-            server.start();
-            SERVERS.add(server);
-            return server;
-        } catch (IOException ex) {
-            throw new IllegalStateException(ex);
-        }
+        return INSTANCES.start(status,
+                (port, exchange) -> HITS.computeIfAbsent(port, key -> new AtomicInteger()).incrementAndGet());
     }
 
     @AfterAll
     static void stop() {
-        SERVERS.forEach(server -> server.stop(0));
+        INSTANCES.stopAll();
     }
 
     private static String uri(HttpServer server) {
-        return "http://127.0.0.1:" + server.getAddress().getPort();
+        return StockInstances.uri(server);
     }
 
     private static String name(HttpServer server) {
@@ -147,10 +129,8 @@ class InstanceCircuitBreakerTest {
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration.class, RetryAutoConfiguration.class,
                     CircuitBreakerAutoConfiguration.class, RetryElsewhereAutoConfiguration.class,
-                    InstanceCircuitBreakerAutoConfiguration.class, UtilAutoConfiguration.class,
-                    SimpleDiscoveryClientAutoConfiguration.class, CompositeDiscoveryClientAutoConfiguration.class,
-                    org.springframework.cloud.client.loadbalancer.LoadBalancerAutoConfiguration.class,
-                    LoadBalancerAutoConfiguration.class, BlockingLoadBalancerClientAutoConfiguration.class))
+                    InstanceCircuitBreakerAutoConfiguration.class))
+            .withConfiguration(AutoConfigurations.of(StockInstances.LOAD_BALANCING))
             .withUserConfiguration(Clients.class)
             .withPropertyValues("resilience.retry.instances.inventory.delay=0ms",
                     "resilience.retry.instances.inventory.budget-enabled=false",

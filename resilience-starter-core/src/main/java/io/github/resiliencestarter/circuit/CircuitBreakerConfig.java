@@ -4,6 +4,7 @@ import io.github.resiliencestarter.core.InvalidSettingException;
 import io.github.resiliencestarter.retry.RetryClassifier;
 import java.time.Duration;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The settings of one circuit breaker, immutable: when it opens (failure and slow-call rates over
@@ -258,6 +259,30 @@ public final class CircuitBreakerConfig {
      */
     public boolean perInstance() {
         return perInstance;
+    }
+
+    /**
+     * Whether {@code other} holds the same settings, so a reload can leave a breaker alone when
+     * its settings did not change.
+     *
+     * @param other another object
+     * @return {@code true} for equal settings
+     */
+    @Override
+    public boolean equals(@Nullable Object other) {
+        return other instanceof CircuitBreakerConfig that && failureRateThreshold == that.failureRateThreshold
+                && slowCallRateThreshold == that.slowCallRateThreshold && slowCallDuration.equals(that.slowCallDuration)
+                && slidingWindow == that.slidingWindow && slidingWindowSize == that.slidingWindowSize
+                && minimumCalls == that.minimumCalls && waitInOpenState.equals(that.waitInOpenState)
+                && halfOpenCalls == that.halfOpenCalls && maxWaitInHalfOpenState.equals(that.maxWaitInHalfOpenState)
+                && warmUp.equals(that.warmUp) && warmUpStart == that.warmUpStart && perInstance == that.perInstance
+                && classifier.equals(that.classifier);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(failureRateThreshold, slowCallRateThreshold, slowCallDuration, slidingWindow,
+                slidingWindowSize, minimumCalls, waitInOpenState, halfOpenCalls, warmUp, warmUpStart, perInstance);
     }
 
     /** Whether the sliding window counts calls or seconds. */

@@ -214,15 +214,16 @@ public final class CircuitGuard {
     }
 
     /**
-     * Puts new settings in force (live tuning). The window starts afresh; an open circuit stays
-     * open until its probe time, a half-open one lets the next call probe, a ramp starts again.
+     * Puts new settings in force (live tuning). Equal settings change nothing; different ones start
+     * the window afresh: an open circuit stays open until its probe time, a half-open one lets the
+     * next call probe, a ramp starts again.
      *
      * @param next the new settings
      */
     public synchronized void reconfigure(CircuitBreakerConfig next) {
         Engine old = engine;
-        if (old.config == next) {
-            return;
+        if (old.config.equals(next)) {
+            return; // unchanged: the window keeps its counts
         }
         CircuitState was = stateOf(old);
         Engine fresh = new Engine(next, Resilience4jBreakers.create(name, next, time),

@@ -121,6 +121,25 @@ public final class RetryClassifier {
     }
 
     /**
+     * Whether {@code other} classifies the same way: the same types, rules (the same instances),
+     * sources and I/O setting. Lets a reload tell an unchanged setting from a changed one.
+     *
+     * @param other another object
+     * @return {@code true} for a classifier built from the same parts
+     */
+    @Override
+    public boolean equals(@Nullable Object other) {
+        return other instanceof RetryClassifier that && ioFailuresTransient == that.ioFailuresTransient
+                && retryFor.equals(that.retryFor) && noRetryFor.equals(that.noRetryFor)
+                && extraRules.equals(that.extraRules) && retryAfterSources.equals(that.retryAfterSources);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(retryFor, noRetryFor, extraRules, ioFailuresTransient);
+    }
+
+    /**
      * Whether a {@code noRetryFor} type appears anywhere in {@code error}'s cause chain.
      *
      * @param error the failure

@@ -257,6 +257,17 @@ class CircuitGuardTest {
     }
 
     @Test
+    void aReloadWithEqualSettingsKeepsTheWindowAndAChangedOneStartsItAfresh() throws Throwable {
+        CircuitGuard guard = guard(small());
+        catchThrowable(() -> guard.call(() -> fail(new IOException("reset"))));
+        guard.call(() -> "ok");
+        guard.reconfigure(small().build());
+        assertThat(guard.snapshot().bufferedCalls()).isEqualTo(2);
+        guard.reconfigure(small().failureRateThreshold(75).build());
+        assertThat(guard.snapshot().bufferedCalls()).isZero();
+    }
+
+    @Test
     void theSameThrowablePassingTwiceCarriesTheGateOnce() {
         CircuitGuard guard = guard(small());
         IOException shared = new IOException("a cached exception");

@@ -1,5 +1,6 @@
 package io.github.resiliencestarter.circuit;
 
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resiliencestarter.circuit.internal.AttemptJudge;
 import io.github.resiliencestarter.circuit.internal.OpenCircuitGate;
 import io.github.resiliencestarter.circuit.internal.RecoveryRamp;
@@ -10,7 +11,6 @@ import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.core.Causes;
 import io.github.resiliencestarter.core.CheckedCallable;
 import io.github.resiliencestarter.core.Stages;
-import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
@@ -117,7 +117,7 @@ public final class CircuitGuard {
         try {
             result = work.call();
         } catch (Throwable failure) {
-            throw failed(current, started, failure, TraceContextHolder.current().deadline());
+            throw failed(current, started, failure, TraceContextHolder.current().deadline(), true);
         }
         succeeded(current, started);
         return result;
@@ -144,7 +144,7 @@ public final class CircuitGuard {
         try {
             stage = work.call().toCompletableFuture();
         } catch (Throwable failure) {
-            return CompletableFuture.failedFuture(failed(current, started, failure, deadline));
+            return CompletableFuture.failedFuture(failed(current, started, failure, deadline, true));
         }
         CompletableFuture<T> result = new CompletableFuture<>();
         stage.whenComplete((value, failure) -> {
@@ -152,34 +152,32 @@ public final class CircuitGuard {
                 succeeded(current, started);
                 result.complete(value);
             } else {
-                result.completeExceptionally(failed(current, started, Causes.unwrapAsync(failure), deadline));
+                result.completeExceptionally(failed(current, started, Causes.unwrapAsync(failure), deadline, true));
             }
         });
         return Stages.cancelling(result, stage);
     }
 
     /**
-     * Admits one call whose outcome is reported later, elsewhere, on the returned permit.
+     * Admits one call whose outcome is reported later, elsewhere, on the returned permit. Its
+     * failure carries no retry gate: a caller that admits calls this way (a load balancer, per
+     * instance) has somewhere else to send the retry.
      *
+     * @param applyRamp whether the recovery ramp may refuse the call; {@code false} when the
+     *     caller applies the ramp's share itself (a balancer offering the instance less often)
      * @return the permit
      * @throws CircuitOpenException when the breaker refuses the call
      */
-    public CircuitPermit acquire() {
+    public CircuitPermit acquire(boolean applyRamp) {
         Engine current = engine;
-        long started = admit(current);
+        long started = applyRamp ? admit(current) : permit(current);
         Deadline deadline = TraceContextHolder.current().deadline();
         return new CircuitPermit(() -> succeeded(current, started),
-                failure -> failed(current, started, failure, deadline));
-    }
-
-    /**
-     * Whether the breaker refuses every call now (open with its probe time ahead, or forced
-     * open): what a load balancer asks to leave an instance out.
-     *
-     * @return {@code true} when a call now would be refused without a probe
-     */
-    public boolean refusesAll() {
-        return refusal() != null;
+                failure -> failed(current, started, failure, deadline, false),
+                () -> {
+                    current.breaker.releasePermission();
+                    observer.onCall(name, CircuitOutcome.IGNORED);
+                });
     }
 
     /**
@@ -244,6 +242,10 @@ public final class CircuitGuard {
         }
         listen(fresh);
         engine = fresh;
+        CircuitState after = stateOf(fresh);
+        if (after != was) {
+            observer.onStateChange(name, was, after);
+        }
     }
 
     private Engine newEngine(CircuitBreakerConfig config) {
@@ -255,6 +257,9 @@ public final class CircuitGuard {
 
     private void listen(Engine target) {
         target.breaker.getEventPublisher().onStateTransition(event -> {
+            if (engine != target && engine != null) {
+                return; // a call that began before a reconfiguration ended on the engine it replaced
+            }
             CircuitBreaker.StateTransition transition = event.getStateTransition();
             boolean wasRamping = target.ramp.active();
             CircuitState from = Resilience4jBreakers.stateOf(transition.getFromState());
@@ -284,6 +289,11 @@ public final class CircuitGuard {
                 }
             }
         }
+        return permit(current);
+    }
+
+    /** Resilience4j's permission alone: refused when open, or half-open with every probe taken. */
+    private long permit(Engine current) {
         if (!current.breaker.tryAcquirePermission()) {
             observer.onCall(name, CircuitOutcome.NOT_PERMITTED);
             throw new CircuitOpenException(name, stateOf(current), untilProbe(current));
@@ -298,7 +308,8 @@ public final class CircuitGuard {
                 : CircuitOutcome.SUCCESS);
     }
 
-    private Throwable failed(Engine current, long started, Throwable failure, @Nullable Deadline deadline) {
+    private Throwable failed(Engine current, long started, Throwable failure, @Nullable Deadline deadline,
+            boolean attachGate) {
         long elapsed = time.nanoTime() - started;
         switch (AttemptJudge.judge(current.config, failure, elapsed, deadline)) {
             case FAILURE -> {
@@ -315,7 +326,7 @@ public final class CircuitGuard {
                 observer.onCall(name, CircuitOutcome.IGNORED);
             }
         }
-        if (!(failure instanceof CircuitOpenException)) {
+        if (attachGate && !(failure instanceof CircuitOpenException)) {
             gate.attachTo(failure);
         }
         return failure;

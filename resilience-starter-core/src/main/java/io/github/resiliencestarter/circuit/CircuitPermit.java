@@ -5,9 +5,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One admitted call whose start and end happen in different places (a load balancer's lifecycle
- * callbacks, for instance): taken with {@link CircuitGuard#acquire()}, reported exactly once with
- * {@link #succeeded()} or {@link #failed(Throwable)}. Judged like a call through
- * {@link CircuitGuard#call}.
+ * callbacks, for instance): taken with {@link CircuitGuard#acquire(boolean)}, reported exactly once
+ * with {@link #succeeded()}, {@link #failed(Throwable)} or {@link #released()}. Judged like a call
+ * through {@link CircuitGuard#call}.
  */
 public final class CircuitPermit {
 
@@ -15,9 +15,17 @@ public final class CircuitPermit {
 
     private final Function<Throwable, Throwable> failure;
 
-    CircuitPermit(Runnable success, Function<Throwable, Throwable> failure) {
+    private final Runnable release;
+
+    CircuitPermit(Runnable success, Function<Throwable, Throwable> failure, Runnable release) {
         this.success = success;
         this.failure = failure;
+        this.release = release;
+    }
+
+    /** The call's outcome will never be known (it was abandoned): the permit is given back, nothing counted. */
+    public void released() {
+        release.run();
     }
 
     /** The call succeeded. */

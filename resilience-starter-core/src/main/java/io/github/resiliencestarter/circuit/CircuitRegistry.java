@@ -21,6 +21,9 @@ public final class CircuitRegistry {
 
     private final ConcurrentMap<String, CircuitGuard> guards = new ConcurrentHashMap<>();
 
+    /** The name whose settings each per-instance breaker takes, by the breaker's own name. */
+    private final ConcurrentMap<String, String> instanceOf = new ConcurrentHashMap<>();
+
     private volatile Settings settings;
 
     private CircuitRegistry(Settings settings, TimeSource time, CircuitObserver observer) {
@@ -90,8 +93,12 @@ public final class CircuitRegistry {
     public CircuitGuard guard(String name, String instance) {
         String key = name + "[" + instance + "]";
         CircuitGuard guard = guards.get(key);
-        return guard != null ? guard : guards.computeIfAbsent(key, ignored -> CircuitGuard.builder(key,
-                settings.of(name)).timeSource(time).observer(observer).build());
+        if (guard != null) {
+            return guard;
+        }
+        instanceOf.putIfAbsent(key, name);
+        return guards.computeIfAbsent(key, ignored -> CircuitGuard.builder(key, settings.of(name)).timeSource(time)
+                .observer(observer).build());
     }
 
     /**
@@ -115,13 +122,8 @@ public final class CircuitRegistry {
         Settings next = new Settings(defaults, named);
         return () -> {
             settings = next;
-            guards.forEach((key, guard) -> guard.reconfigure(next.of(baseName(key))));
+            guards.forEach((key, guard) -> guard.reconfigure(next.of(instanceOf.getOrDefault(key, key))));
         };
-    }
-
-    private static String baseName(String key) {
-        int bracket = key.indexOf('[');
-        return bracket < 0 || !key.endsWith("]") ? key : key.substring(0, bracket);
     }
 
     /** Defaults and named settings, replaced together. */

@@ -20,9 +20,13 @@ public final class Deadline {
 
     private final long expiresAtNanos;
 
-    private Deadline(TimeSource time, long expiresAtNanos) {
+    /** Set by this process's own limit ({@code @Timeout}), not received from a caller. */
+    private final boolean local;
+
+    private Deadline(TimeSource time, long expiresAtNanos, boolean local) {
         this.time = time;
         this.expiresAtNanos = expiresAtNanos;
+        this.local = local;
     }
 
     /**
@@ -55,7 +59,29 @@ public final class Deadline {
      */
     public static Deadline afterNanos(long nanos, TimeSource time) {
         long clamped = Math.max(0, Math.min(nanos, MAX_DURATION.toNanos()));
-        return new Deadline(time, time.nanoTime() + clamped);
+        return new Deadline(time, time.nanoTime() + clamped, false);
+    }
+
+    /**
+     * A deadline of this process's own limit (a {@code @Timeout}), {@code nanos} from now: one a
+     * call that runs out of it has missed by its own fault, not by a caller's short budget.
+     *
+     * @param nanos time left in nanoseconds; negative counts as zero
+     * @param time the time source
+     * @return the deadline, {@linkplain #isLocal() local}
+     */
+    public static Deadline localAfterNanos(long nanos, TimeSource time) {
+        long clamped = Math.max(0, Math.min(nanos, MAX_DURATION.toNanos()));
+        return new Deadline(time, time.nanoTime() + clamped, true);
+    }
+
+    /**
+     * Whether this deadline is this process's own limit rather than a budget a caller sent.
+     *
+     * @return {@code true} for a {@code @Timeout}'s own limit
+     */
+    public boolean isLocal() {
+        return local;
     }
 
     /**

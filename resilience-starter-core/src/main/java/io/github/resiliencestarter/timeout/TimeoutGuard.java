@@ -177,7 +177,7 @@ public final class TimeoutGuard {
 
     private TraceContext innerContext() {
         TraceContext outer = TraceContextHolder.current();
-        Deadline local = Deadline.afterNanos(config.timeout().toNanos(), runtime.time());
+        Deadline local = Deadline.localAfterNanos(config.timeout().toNanos(), runtime.time());
         return config.inheritDeadline() ? outer.withDeadline(local) : outer.withoutDeadline().withDeadline(local);
     }
 

@@ -203,6 +203,29 @@ class CircuitGuardTest {
     }
 
     @Test
+    void aCallThatMissedTheMethodsOwnTimeoutCountsHoweverShortThatTimeout() throws Throwable {
+        CircuitGuard guard = guard(small().slowCallDuration(Duration.ofSeconds(2)));
+        Deadline own = Deadline.localAfterNanos(100_000_000L, time);
+        try (TraceScope scope = TraceContextHolder.open(TraceContext.empty().withDeadline(own))) {
+            catchThrowable(() -> guard.call(() -> {
+                time.advance(150);
+                return fail(DeadlineExceededException.budgetSpent("Pricing.price"));
+            }));
+        }
+        assertThat(outcomes).containsExactly(CircuitOutcome.FAILURE);
+    }
+
+    @Test
+    void aRefusalOfABreakerInsideDoesNotCountHereWhereverItIsInTheCauseChain() throws Throwable {
+        CircuitGuard guard = guard(small());
+        CircuitOpenException inner = new CircuitOpenException("inventory[10.0.0.7:8080]", CircuitState.OPEN,
+                Duration.ofSeconds(3));
+        catchThrowable(() -> guard.call(() -> fail(new InstanceCircuitOpenException(inner))));
+        catchThrowable(() -> guard.call(() -> fail(new IllegalStateException("wrapped", inner))));
+        assertThat(outcomes).containsExactly(CircuitOutcome.IGNORED, CircuitOutcome.IGNORED);
+    }
+
+    @Test
     void aClientErrorIsAnAnswerAndTheStartersRefusalsDoNotCount() throws Throwable {
         CircuitGuard guard = guard(small());
         for (int i = 0; i < 4; i++) {

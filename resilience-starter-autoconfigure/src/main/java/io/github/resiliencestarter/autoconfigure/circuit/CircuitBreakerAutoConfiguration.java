@@ -7,6 +7,7 @@ import io.github.resiliencestarter.autoconfigure.retry.RetryAutoConfiguration;
 import io.github.resiliencestarter.circuit.CircuitBreakerConfig;
 import io.github.resiliencestarter.circuit.CircuitObserver;
 import io.github.resiliencestarter.circuit.CircuitRegistry;
+import io.github.resiliencestarter.context.TimeSource;
 import io.github.resiliencestarter.retry.RetryRule;
 import io.github.resiliencestarter.spring.actuate.CircuitBreakerReport;
 import io.github.resiliencestarter.spring.aop.AnnotatedMethodResolver;
@@ -16,6 +17,7 @@ import io.github.resiliencestarter.spring.aop.CircuitBreakerOperationSource;
 import io.github.resiliencestarter.spring.aop.InvalidDeclarationException;
 import io.github.resiliencestarter.spring.aop.ResilienceAdvisorOrder;
 import io.github.resiliencestarter.spring.aop.ResilienceAnnotationAdvisor;
+import io.github.resiliencestarter.spring.retry.SpringRetryRules;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import org.springframework.beans.factory.ObjectProvider;
@@ -49,6 +51,18 @@ public class CircuitBreakerAutoConfiguration {
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = ENGINE)
     static class Breakers {
+
+        /**
+         * Classification of Spring's exception types (5xx, 4xx, data access), when retries are
+         * switched off and did not define it: the breakers need it all the same.
+         *
+         * @return the rules
+         */
+        @Bean
+        @ConditionalOnMissingBean
+        SpringRetryRules springRetryRules() {
+            return new SpringRetryRules(TimeSource.SYSTEM);
+        }
 
         /**
          * The breakers by name.

@@ -2,11 +2,17 @@ package io.github.resiliencestarter.autoconfigure.loadbalancer;
 
 import io.github.resiliencestarter.circuit.CircuitOpenException;
 import io.github.resiliencestarter.circuit.CircuitPermit;
-import io.github.resiliencestarter.circuit.InstanceCircuitOpenException;
 import io.github.resiliencestarter.circuit.CircuitRegistry;
+import io.github.resiliencestarter.circuit.InstanceCircuitOpenException;
+import io.github.resiliencestarter.context.FailedTargets;
+import io.github.resiliencestarter.context.TraceContextHolder;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 import org.springframework.cloud.client.ServiceInstance;
 import org.springframework.cloud.client.loadbalancer.CompletionContext;
@@ -26,11 +32,22 @@ public class InstanceCircuitBreakers implements LoadBalancerLifecycle<Object, Ob
 
     private final CircuitRegistry registry;
 
+    /** Permits of requests whose end was never reported are given back after this long. */
+    static final long ABANDONED_NANOS = TimeUnit.MINUTES.toNanos(5);
+
     /**
      * The permit of each request in flight, by the identity of the request object both callbacks
-     * receive: concurrent requests to the same URL are equal by {@code equals}.
+     * receive (concurrent requests to the same URL are equal by {@code equals}). A reactive client
+     * never reports a cancelled exchange: such entries are swept after {@link #ABANDONED_NANOS}, so
+     * neither the map nor a half-open breaker's probes stay taken.
      */
-    private final Map<Request<?>, CircuitPermit> inFlight = Collections.synchronizedMap(new IdentityHashMap<>());
+    private final Map<Request<?>, InFlight> inFlight = Collections.synchronizedMap(new IdentityHashMap<>());
+
+    private final AtomicInteger started = new AtomicInteger();
+
+    /** One request's permit and when it was taken. */
+    private record InFlight(CircuitPermit permit, long since) {
+    }
 
     /**
      * Creates the lifecycle.
@@ -56,26 +73,57 @@ public class InstanceCircuitBreakers implements LoadBalancerLifecycle<Object, Ob
         if (instance == null || !registry.config(instance.getServiceId()).perInstance()) {
             return;
         }
+        if ((started.incrementAndGet() & 255) == 0) {
+            sweepAbandoned(System.nanoTime());
+        }
+        String target = AvoidFailedInstancesSupplier.target(instance);
         try {
-            inFlight.put(request, registry.guard(instance.getServiceId(),
-                    AvoidFailedInstancesSupplier.target(instance)).acquire());
+            // the balancer applied the ramp by offering the instance less often (AvoidOpenCircuitsSupplier)
+            CircuitPermit permit = registry.guard(instance.getServiceId(), target).acquire(false);
+            inFlight.put(request, new InFlight(permit, System.nanoTime()));
         } catch (CircuitOpenException refused) {
-            // this instance only: nothing was sent, so a retry may take the request to another one
+            // this instance only: nothing was sent, so a retry may take the request to another one,
+            // and avoids this one (Spring Cloud reports no completion of a request refused here)
+            FailedTargets failed = TraceContextHolder.current().failedTargets();
+            if (failed != null) {
+                failed.add(target);
+            }
             throw new InstanceCircuitOpenException(refused);
         }
     }
 
     @Override
     public void onComplete(CompletionContext<Object, ServiceInstance, Object> completion) {
-        @Nullable CircuitPermit permit = inFlight.remove(completion.getLoadBalancerRequest());
-        if (permit == null) {
+        @Nullable InFlight entry = inFlight.remove(completion.getLoadBalancerRequest());
+        if (entry == null) {
             return;
         }
         Throwable failure = LoadBalancedOutcomes.failure(completion);
         if (failure == null) {
-            permit.succeeded();
+            entry.permit().succeeded();
         } else {
-            permit.failed(failure);
+            entry.permit().failed(failure);
         }
+    }
+
+    /**
+     * Gives back the permits of requests taken longer ago than {@link #ABANDONED_NANOS}.
+     *
+     * @param now the current time in nanoseconds
+     * @return how many were given back
+     */
+    int sweepAbandoned(long now) {
+        List<CircuitPermit> abandoned = new ArrayList<>();
+        synchronized (inFlight) {
+            inFlight.values().removeIf(entry -> {
+                boolean old = now - entry.since() > ABANDONED_NANOS;
+                if (old) {
+                    abandoned.add(entry.permit());
+                }
+                return old;
+            });
+        }
+        abandoned.forEach(CircuitPermit::released);
+        return abandoned.size();
     }
 }

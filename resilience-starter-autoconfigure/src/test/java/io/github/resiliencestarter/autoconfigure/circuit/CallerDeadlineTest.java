@@ -12,9 +12,14 @@ import io.github.resiliencestarter.circuit.CircuitObserver;
 import io.github.resiliencestarter.circuit.CircuitOutcome;
 import io.github.resiliencestarter.circuit.CircuitRegistry;
 import io.github.resiliencestarter.circuit.CircuitState;
+import io.github.resiliencestarter.context.Deadline;
+import io.github.resiliencestarter.context.TraceContext;
+import io.github.resiliencestarter.context.TraceContextHolder;
+import io.github.resiliencestarter.context.TraceScope;
 import io.github.resiliencestarter.timeout.DeadlineExceededException;
 import io.github.resiliencestarter.timeout.TimeoutMode;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -30,9 +35,11 @@ import org.springframework.web.client.RestClient;
 
 /**
  * A call cut by the caller's short deadline is not the downstream's failure: a real HTTP
- * downstream that takes 2 s, called under a 100 ms {@code @Timeout} that interrupts the read. Cut
- * before the slow-call duration the calls are not counted and the circuit stays closed; given
- * their fair chance (a slow-call duration below the deadline) the same cuts count and open it.
+ * downstream that takes 2 s, called with a caller's budget of 100 ms (as the inbound filter sets
+ * it) under an interrupting {@code @Timeout} of its own of 10 s. Cut before the slow-call duration
+ * the calls are not counted and the circuit stays closed; given their fair chance (a slow-call
+ * duration below the budget) the same cuts count and open it. A call that misses the method's own
+ * 100 ms {@code @Timeout} counts, however short that timeout.
  */
 class CallerDeadlineTest {
 
@@ -73,9 +80,15 @@ class CallerDeadlineTest {
             this.client = RestClient.builder().baseUrl(uri).requestFactory(new JdkClientHttpRequestFactory()).build();
         }
 
-        @Timeout(value = "100ms", mode = TimeoutMode.INTERRUPT)
+        @Timeout(value = "10s", mode = TimeoutMode.INTERRUPT)
         @CircuitBreaker(name = "pricing")
         public String price() {
+            return client.get().uri("/slow").retrieve().body(String.class);
+        }
+
+        @Timeout(value = "100ms", mode = TimeoutMode.INTERRUPT)
+        @CircuitBreaker(name = "pricing")
+        public String priceWithinOwnTimeout() {
             return client.get().uri("/slow").retrieve().body(String.class);
         }
     }
@@ -96,10 +109,17 @@ class CallerDeadlineTest {
                         "resilience.circuit-breaker.instances.pricing.minimum-calls=5");
     }
 
+    /** A call under a caller's budget of 100 ms, as the inbound filter would have set it. */
+    private static Throwable underShortBudget(Pricing pricing) {
+        try (TraceScope scope = TraceContextHolder.open(TraceContext.empty()
+                .withDeadline(Deadline.after(Duration.ofMillis(100))))) {
+            return catchThrowable(pricing::price);
+        }
+    }
+
     private static void callSixTimes(Pricing pricing) {
         for (int i = 0; i < 6; i++) {
-            Throwable failure = catchThrowable(pricing::price);
-            assertThat(failure).isInstanceOf(DeadlineExceededException.class);
+            assertThat(underShortBudget(pricing)).isInstanceOf(DeadlineExceededException.class);
         }
     }
 
@@ -119,11 +139,23 @@ class CallerDeadlineTest {
                 .run(context -> {
                     Pricing pricing = context.getBean(Pricing.class);
                     for (int i = 0; i < 5; i++) {
-                        assertThat(catchThrowable(pricing::price)).isInstanceOf(DeadlineExceededException.class);
+                        assertThat(underShortBudget(pricing)).isInstanceOf(DeadlineExceededException.class);
                     }
                     assertThat(outcomes).hasSize(5).containsOnly(CircuitOutcome.FAILURE);
                     assertThat(context.getBean(CircuitRegistry.class).guard("pricing").state())
                             .isEqualTo(CircuitState.OPEN);
                 });
+    }
+
+    @Test
+    void aCallThatMissesTheMethodsOwnTimeoutCountsAndOpensTheCircuit() {
+        runner().run(context -> {
+            Pricing pricing = context.getBean(Pricing.class);
+            for (int i = 0; i < 5; i++) {
+                assertThat(catchThrowable(pricing::priceWithinOwnTimeout)).isInstanceOf(DeadlineExceededException.class);
+            }
+            assertThat(outcomes).hasSize(5).containsOnly(CircuitOutcome.FAILURE);
+            assertThat(context.getBean(CircuitRegistry.class).guard("pricing").state()).isEqualTo(CircuitState.OPEN);
+        });
     }
 }

@@ -1,8 +1,9 @@
 package io.github.resiliencestarter.circuit.internal;
 
 import io.github.resiliencestarter.circuit.CircuitBreakerConfig;
-import io.github.resiliencestarter.circuit.CircuitOpenException;
+import io.github.resiliencestarter.circuit.CircuitRefusal;
 import io.github.resiliencestarter.context.Deadline;
+import io.github.resiliencestarter.core.Causes;
 import io.github.resiliencestarter.retry.RetryClassifier;
 import java.util.concurrent.CancellationException;
 import org.jspecify.annotations.Nullable;
@@ -12,10 +13,11 @@ import org.jspecify.annotations.Nullable;
  *
  * <ol>
  * <li>No failure: a success (the breaker itself tells a slow one by its duration).</li>
- * <li>Refused by a breaker inside this one, cancelled or interrupted: ignored.</li>
- * <li>The caller's deadline had passed when the call ended: the call counts as a failure only when
- *     it had already run for the slow-call duration, its fair chance; cut sooner, it says nothing
- *     about the downstream and is ignored.</li>
+ * <li>Refused by a breaker inside this one (anywhere in the cause chain), cancelled or
+ *     interrupted: ignored.</li>
+ * <li>The deadline had passed when the call ended: the method's own ({@code @Timeout}) one, a
+ *     failure; a caller's budget, a failure only when the call had already run for the slow-call
+ *     duration, its fair chance; cut sooner, it says nothing about the downstream and is ignored.</li>
  * <li>A failure the starter never retries (a spent deadline, an idempotency conflict, another open
  *     circuit, {@code NonRetryableException}) or an excluded type: ignored.</li>
  * <li>A failure the classification calls transient (I/O, 5xx, a timeout): a failure.</li>
@@ -41,13 +43,17 @@ public final class AttemptJudge {
         if (failure == null) {
             return Verdict.SUCCESS;
         }
-        if (failure instanceof CircuitOpenException || failure instanceof CancellationException
-                || failure instanceof InterruptedException) {
-            // a nested breaker refused, or the caller gave up: the outcome says nothing of the downstream
+        if (failure instanceof CancellationException || failure instanceof InterruptedException
+                || Causes.firstAnswer(failure, cause -> cause instanceof CircuitRefusal ? cause : null) != null) {
+            // the caller gave up, or a breaker inside (another, or one instance's) refused: nothing
+            // was asked of this breaker's downstream
             return Verdict.IGNORED;
         }
         if (deadline != null && deadline.isExpired()) {
-            return elapsedNanos >= config.slowCallDuration().toNanos() ? Verdict.FAILURE : Verdict.IGNORED;
+            // the method's own @Timeout was missed: the downstream's fault. A caller's budget that
+            // ran out: only when the call had had its fair chance
+            return deadline.isLocal() || elapsedNanos >= config.slowCallDuration().toNanos() ? Verdict.FAILURE
+                    : Verdict.IGNORED;
         }
         RetryClassifier classifier = config.classifier();
         if (classifier.isRetryable(failure)) {

@@ -1,10 +1,10 @@
 package io.github.resiliencestarter.circuit.internal;
 
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig.SlidingWindowType;
 import io.github.resiliencestarter.circuit.CircuitBreakerConfig;
 import io.github.resiliencestarter.circuit.CircuitState;
 import io.github.resiliencestarter.context.TimeSource;
-import io.github.resilience4j.circuitbreaker.CircuitBreaker;
-import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig.SlidingWindowType;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;

@@ -32,6 +32,9 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.env.MapPropertySource;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.client.HttpClientErrorException;
+import org.springframework.web.client.HttpServerErrorException;
 
 /** @CircuitBreaker wired by Boot: conditions, settings, the place inside @Retry, fallback and live tuning. */
 class CircuitBreakerAutoConfigurationTest {
@@ -170,6 +173,16 @@ class CircuitBreakerAutoConfigurationTest {
                     assertThat(context).hasNotFailed();
                     assertThat(context).doesNotHaveBean(CircuitRegistry.class);
                 });
+    }
+
+    @Test
+    void withRetriesSwitchedOffA5xxStillCountsAgainstTheDownstream() {
+        runner.withPropertyValues("resilience.retry.enabled=false").run(context -> {
+            assertThat(context.getBean(CircuitRegistry.class).config("inventory").classifier()
+                    .isRetryable(new HttpServerErrorException(HttpStatus.SERVICE_UNAVAILABLE))).isTrue();
+            assertThat(context.getBean(CircuitRegistry.class).config("inventory").classifier()
+                    .isRetryable(new HttpClientErrorException(HttpStatus.NOT_FOUND))).isFalse();
+        });
     }
 
     @Test

@@ -176,6 +176,7 @@ public final class CircuitGuard {
                 failure -> failed(current, started, failure, deadline, false),
                 () -> {
                     current.breaker.releasePermission();
+                    notice(current);
                     observer.onCall(name, CircuitOutcome.IGNORED);
                 });
     }
@@ -240,7 +241,7 @@ public final class CircuitGuard {
             default -> {
             }
         }
-        listen(fresh);
+        fresh.seen = fresh.breaker.getState();
         engine = fresh;
         CircuitState after = stateOf(fresh);
         if (after != was) {
@@ -249,30 +250,49 @@ public final class CircuitGuard {
     }
 
     private Engine newEngine(CircuitBreakerConfig config) {
-        Engine created = new Engine(config, Resilience4jBreakers.create(name, config, time),
+        return new Engine(config, Resilience4jBreakers.create(name, config, time),
                 new RecoveryRamp(config.warmUp().toNanos(), config.warmUpStart()));
-        listen(created);
-        return created;
     }
 
-    private void listen(Engine target) {
-        target.breaker.getEventPublisher().onStateTransition(event -> {
-            if (engine != target && engine != null) {
-                return; // a call that began before a reconfiguration ended on the engine it replaced
+    /**
+     * Notices a change of Resilience4j's state after a call of it that may have caused one. Read
+     * rather than subscribed to: a subscriber to its events makes it build an event object, with a
+     * wall-clock time stamp, for every call recorded.
+     */
+    private void notice(Engine current) {
+        CircuitBreaker.State now = current.breaker.getState();
+        if (now != current.seen) {
+            transitioned(current, now);
+        }
+    }
+
+    private void transitioned(Engine target, CircuitBreaker.State now) {
+        CircuitState from;
+        CircuitState to;
+        synchronized (target) {
+            CircuitBreaker.State before = target.seen;
+            if (before == now) {
+                return; // another thread noticed it first
             }
-            CircuitBreaker.StateTransition transition = event.getStateTransition();
+            target.seen = now;
             boolean wasRamping = target.ramp.active();
-            CircuitState from = Resilience4jBreakers.stateOf(transition.getFromState());
-            CircuitState to = Resilience4jBreakers.stateOf(transition.getToState());
+            from = Resilience4jBreakers.stateOf(before);
+            to = Resilience4jBreakers.stateOf(now);
             if (to == CircuitState.OPEN || to == CircuitState.FORCED_OPEN) {
                 target.probeAt = time.nanoTime() + target.config.waitInOpenState().toNanos();
                 target.ramp.stop();
-            } else if (to == CircuitState.CLOSED && from == CircuitState.HALF_OPEN
+            } else if (to == CircuitState.CLOSED && (from == CircuitState.HALF_OPEN || from == CircuitState.OPEN)
                     && target.ramp.start(time.nanoTime())) {
+                // from OPEN too: the half-open step may have come and gone between two readings
                 to = CircuitState.RAMPING;
             }
-            observer.onStateChange(name, from == CircuitState.CLOSED && wasRamping ? CircuitState.RAMPING : from, to);
-        });
+            if (from == CircuitState.CLOSED && wasRamping) {
+                from = CircuitState.RAMPING;
+            }
+        }
+        if (engine == target) {
+            observer.onStateChange(name, from, to);
+        } // else: a call that began before a reconfiguration ended on the engine it replaced
     }
 
     /** Admission: the ramp first (cheap when it is over), then Resilience4j's permission. */
@@ -294,7 +314,9 @@ public final class CircuitGuard {
 
     /** Resilience4j's permission alone: refused when open, or half-open with every probe taken. */
     private long permit(Engine current) {
-        if (!current.breaker.tryAcquirePermission()) {
+        boolean permitted = current.breaker.tryAcquirePermission();
+        notice(current); // open → half-open happens here
+        if (!permitted) {
             observer.onCall(name, CircuitOutcome.NOT_PERMITTED);
             throw new CircuitOpenException(name, stateOf(current), untilProbe(current));
         }
@@ -304,6 +326,7 @@ public final class CircuitGuard {
     private void succeeded(Engine current, long started) {
         long elapsed = time.nanoTime() - started;
         current.breaker.onSuccess(elapsed, TimeUnit.NANOSECONDS);
+        notice(current);
         observer.onCall(name, elapsed >= current.config.slowCallDuration().toNanos() ? CircuitOutcome.SLOW
                 : CircuitOutcome.SUCCESS);
     }
@@ -326,6 +349,7 @@ public final class CircuitGuard {
                 observer.onCall(name, CircuitOutcome.IGNORED);
             }
         }
+        notice(current);
         if (attachGate && !(failure instanceof CircuitOpenException)) {
             gate.attachTo(failure);
         }
@@ -343,6 +367,7 @@ public final class CircuitGuard {
     }
 
     private CircuitState stateOf(Engine current) {
+        notice(current); // a change made by Resilience4j's own timer (max-wait-in-half-open-state)
         CircuitState state = Resilience4jBreakers.stateOf(current.breaker.getState());
         return state == CircuitState.CLOSED && current.ramp.active() && current.ramp.runningAt(time.nanoTime())
                 ? CircuitState.RAMPING : state;
@@ -369,10 +394,14 @@ public final class CircuitGuard {
         /** When an open circuit lets its first probe through, in the time source's nanoseconds. */
         volatile long probeAt;
 
+        /** Resilience4j's state as last noticed; changed under the engine's lock. */
+        volatile CircuitBreaker.State seen;
+
         Engine(CircuitBreakerConfig config, CircuitBreaker breaker, RecoveryRamp ramp) {
             this.config = config;
             this.breaker = breaker;
             this.ramp = ramp;
+            this.seen = breaker.getState();
         }
     }
 

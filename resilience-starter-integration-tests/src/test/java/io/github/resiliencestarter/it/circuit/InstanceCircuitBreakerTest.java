@@ -171,12 +171,15 @@ class InstanceCircuitBreakerTest {
             assertThat(registry.guard("inventory", "127.0.0.1:" + HEALTHY_2.getAddress().getPort()).state())
                     .isEqualTo(CircuitState.CLOSED);
             // it opened on its fourth failure (requests of other threads already on the wire may have
-            // arrived too); after that only those in flight, at most one per other thread, reached it
+            // arrived too); after that only requests already chosen, at most one per thread, reached it
+            int threads = 8;
             int whenOpened = FAILING_HITS_WHEN_OPENED.get();
-            assertThat(whenOpened).isBetween(4, 4 + 7);
-            assertThat(hits(FAILING) - whenOpened).isLessThanOrEqualTo(7);
-            // and the balancer stopped choosing it: only a race (chosen just before it opened) meets the refusal
-            assertThat(REFUSED_AT_FAILING.get()).isLessThanOrEqualTo(7);
+            assertThat(whenOpened).isBetween(4, 4 + threads);
+            assertThat(hits(FAILING) - whenOpened).isLessThanOrEqualTo(threads);
+            // and the balancer stopped choosing it: only a race (its list read just before it opened)
+            // meets the refusal, at most once per thread; without the list filter about a third of the
+            // remaining requests would
+            assertThat(REFUSED_AT_FAILING.get()).isLessThanOrEqualTo(threads);
             assertThat(hits(HEALTHY_1) + hits(HEALTHY_2)).isGreaterThanOrEqualTo(8 * 40);
             assertThat(registry.guards()).extracting(guard -> guard.name())
                     .contains(name(FAILING), name(HEALTHY_1), name(HEALTHY_2));

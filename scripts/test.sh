@@ -37,28 +37,44 @@ fresh_test_classes() { rm -rf "$ROOT"/resilience-starter-*/target/test-classes; 
 # the Boot 4 legs run on the starter's classes as built for release (by the Boot 3 build)
 release_classes() { ./mvnw -B -ntp -q -DskipTests -pl resilience-starter-core,resilience-starter-autoconfigure compile "$@"; }
 
+# the time table printed at the end: per leg, per module (from Maven's reactor summary)
+TIMES="$(mktemp /tmp/resilience-test-times.XXXXXX)"
+timed() { # leg, then the Maven command; its output is shown as it comes and kept for the summary
+  local leg="$1" out status=0
+  shift
+  out="$(mktemp /tmp/resilience-test-leg.XXXXXX)"
+  "$@" 2>&1 | tee "$out" || status=$?
+  sed -nE 's/^\[INFO\] Resilience Starter :: (.*[^ .]) ?\.+ SUCCESS \[ *([^]]*[^ ]) *\]$/\1|\2/p' "$out" \
+    | while IFS='|' read -r module took; do printf '%s|%s|%s\n' "$leg" "$module" "$took" >>"$TIMES"; done
+  rm -f "$out"
+  return "$status"
+}
+
 for leg in $LEGS; do
   fresh_test_classes
+  leg_started=$SECONDS
   case "$leg" in
     1) echo "== leg 1: Spring Boot 3.5, Java 17"
-       ./mvnw -B -ntp verify "$@" ;;
+       timed 1 ./mvnw -B -ntp verify "$@" ;;
     2) echo "== leg 2: Spring Boot 4.0, Java 17"
        release_classes "$@"
-       ./mvnw -B -ntp -Pboot4 -DexcludedGroups=failover -pl "$BOOT4_MODULES" verify "$@" ;;
+       timed 2 ./mvnw -B -ntp -Pboot4 -DexcludedGroups=failover -pl "$BOOT4_MODULES" verify "$@" ;;
     3) echo "== leg 3: Spring Boot 4.0, Java 25"
        if [[ ! -x "$JAVA25_HOME/bin/java" ]]; then
          echo "no JDK 25 at $JAVA25_HOME (set JAVA25_HOME); the Java 25 leg does not skip" >&2
          exit 1
        fi
        release_classes "$@"
-       JAVA_HOME="$JAVA25_HOME" ./mvnw -B -ntp -Pboot4 -DexcludedGroups=failover -pl "$BOOT4_MODULES" verify "$@" ;;
+       timed 3 env JAVA_HOME="$JAVA25_HOME" ./mvnw -B -ntp -Pboot4 -DexcludedGroups=failover -pl "$BOOT4_MODULES" \
+         verify "$@" ;;
     4) echo "== leg 4: Spring Boot 4.1, Java 17"
        release_classes "$@"
        # Boot 4.1.2's own Netty release is not served here: the newest 4.2 one that is
-       ./mvnw -B -ntp -Pboot4 -DexcludedGroups=failover -Dspring-boot4.version=4.1.2 -Dnetty.version=4.2.18.Final \
-         -pl "$BOOT4_MODULES" verify "$@" ;;
+       timed 4 ./mvnw -B -ntp -Pboot4 -DexcludedGroups=failover -Dspring-boot4.version=4.1.2 \
+         -Dnetty.version=4.2.18.Final -pl "$BOOT4_MODULES" verify "$@" ;;
     *) echo "unknown leg '$leg'" >&2; exit 2 ;;
   esac
+  printf '%s|(the whole leg)|%d s\n' "$leg" $((SECONDS - leg_started)) >>"$TIMES"
 done
 
 # The README's two commands in either order on one checkout: the run command after the legs above
@@ -93,3 +109,8 @@ if [[ "${RESILIENCE_TEST_SAMPLE_RUN:-1}" = 1 ]]; then
   echo "sample answered UP on port $sample_port"
   rm -f "$sample_log"
 fi
+
+echo "== time per leg and module"
+awk -F'|' '{ printf "leg %-2s %-40s %s\n", $1, $2, $3 }' "$TIMES"
+echo "total: $SECONDS s"
+rm -f "$TIMES"

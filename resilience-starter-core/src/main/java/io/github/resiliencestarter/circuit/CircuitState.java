@@ -31,13 +31,4 @@ public enum CircuitState {
     public String tag() {
         return name().toLowerCase(Locale.ROOT);
     }
-
-    /**
-     * Whether calls are refused in this state (all of them, or all but the probes).
-     *
-     * @return {@code true} for open, forced open and half-open
-     */
-    public boolean refuses() {
-        return this == OPEN || this == FORCED_OPEN || this == HALF_OPEN;
-    }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.github.resiliencestarter.retry.Retrier;
+import io.github.resiliencestarter.retry.RetryClassifier;
 import io.github.resiliencestarter.retry.RetryConfig;
 import io.github.resiliencestarter.retry.RetrySummary;
 import io.github.resiliencestarter.retry.RetryableException;
@@ -104,7 +105,12 @@ class CircuitInsideRetryTest {
             }));
         }
         AtomicInteger attempts = new AtomicInteger();
-        Throwable failure = catchThrowable(() -> retrier(3).call(() -> guard.call(attempts::incrementAndGet)));
+        // even a retry told to retry every RuntimeException: an open circuit is never retried
+        Retrier retryingEverything = Retrier.builder("Inventory.reserve", RetryConfig.custom().maxAttempts(3)
+                .backOff(new FixedBackOff(Duration.ofMillis(100))).jitter(Jitters.none())
+                .classifier(RetryClassifier.builder().retryFor(List.of(RuntimeException.class)).build()).build())
+                .timeSource(time).sleeper(sleeper).build();
+        Throwable failure = catchThrowable(() -> retryingEverything.call(() -> guard.call(attempts::incrementAndGet)));
         assertThat(failure).isInstanceOf(CircuitOpenException.class);
         assertThat(attempts.get()).isZero();
         assertThat(sleeps).isEmpty();

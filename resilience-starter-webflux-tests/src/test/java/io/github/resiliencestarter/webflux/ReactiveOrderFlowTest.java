@@ -28,12 +28,14 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import reactor.blockhound.BlockingOperationError;
 
 /**
  * The order flow on a real WebFlux server (Netty) with the real Redis store and Spring Security's
  * reactive chain: replay, 409, 422, 504, exactly one execution of concurrent duplicates, a Mono
  * cancelled at its deadline, the budget and trace id reaching a downstream {@code WebClient} call,
- * and keys scoped per authenticated caller.
+ * and keys scoped per authenticated caller. BlockHound runs in this JVM (the module's
+ * dependencies), so a blocking call of the starter's on an event loop would fail these tests.
  */
 @SpringBootTest(classes = ReactiveOrdersApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"spring.main.web-application-type=reactive", "resilience.idempotent.store=redis"})
@@ -84,6 +86,18 @@ class ReactiveOrderFlowTest {
 
     private static String basic(String user, String password) {
         return "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aBlockingStoreCallOnTheEventLoopFailsLoudlyUnderBlockHound() throws Exception {
+        ReactiveOrdersApplication.Orders.BLOCKING_FAILURE.set(null);
+        HttpResponse<String> response = get("/blocks-the-event-loop");
+
+        // every other test of this module passing under the same agent means the starter never does this
+        // an event loop, or the parallel scheduler the security chain hands the request to
+        assertThat(ReactiveOrdersApplication.Orders.BLOCKED_ON_NON_BLOCKING_THREAD.get()).isTrue();
+        assertThat(ReactiveOrdersApplication.Orders.BLOCKING_FAILURE.get()).isInstanceOf(BlockingOperationError.class);
+        assertThat(response.statusCode()).isEqualTo(500);
     }
 
     @Test

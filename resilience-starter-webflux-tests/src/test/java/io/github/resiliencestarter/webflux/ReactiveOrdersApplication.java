@@ -4,12 +4,15 @@ import com.alibaba.fastjson2.JSON;
 import io.github.resiliencestarter.annotation.Idempotent;
 import io.github.resiliencestarter.annotation.Timeout;
 import io.github.resiliencestarter.context.ResilienceHeaders;
+import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.idempotent.InProgressStrategy;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
@@ -55,13 +58,21 @@ public class ReactiveOrdersApplication {
 
         static volatile CountDownLatch neverCancelled = new CountDownLatch(1);
 
+        /** What the deliberately blocking handler below met, and on which kind of thread. */
+        static final AtomicReference<Boolean> BLOCKED_ON_NON_BLOCKING_THREAD = new AtomicReference<>();
+
+        static final AtomicReference<Throwable> BLOCKING_FAILURE = new AtomicReference<>();
+
         private final WebClient client;
 
         private final Environment environment;
 
-        Orders(WebClient.Builder builder, Environment environment) {
+        private final IdempotencyStore store;
+
+        Orders(WebClient.Builder builder, Environment environment, IdempotencyStore store) {
             this.client = builder.build();
             this.environment = environment;
+            this.store = store;
         }
 
         @PostMapping("/orders")
@@ -83,6 +94,20 @@ public class ReactiveOrdersApplication {
                 gate.await(10, TimeUnit.SECONDS);
                 return new Order(request.item(), request.amount(), execution);
             }).subscribeOn(Schedulers.boundedElastic());
+        }
+
+        /** The mistake BlockHound is there to catch: a blocking store read on the event loop. */
+        @GetMapping("/blocks-the-event-loop")
+        public Mono<String> blocksTheEventLoop() {
+            return Mono.fromCallable(() -> {
+                BLOCKED_ON_NON_BLOCKING_THREAD.set(Schedulers.isInNonBlockingThread());
+                try {
+                    return String.valueOf(store.find("blocking-probe-" + UUID.randomUUID()));
+                } catch (Throwable failure) {
+                    BLOCKING_FAILURE.set(failure);
+                    throw failure;
+                }
+            });
         }
 
         @GetMapping("/never")

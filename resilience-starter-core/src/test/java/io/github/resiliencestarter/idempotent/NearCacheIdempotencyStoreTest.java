@@ -110,12 +110,42 @@ class NearCacheIdempotencyStoreTest {
         ManualTime clock = new ManualTime(1_000_000);
         CountingStore memory = new CountingStore(new InMemoryIdempotencyStore(clock));
         NearCacheIdempotencyStore cached = new NearCacheIdempotencyStore(memory, 100, Duration.ofHours(1), clock);
-        cached.claim(new Claim("k", "op", "fp", "owner", 1_000, 10_000));
-        cached.complete(new Completion("k", "owner", new StoredResponse("value", "\"v1\""), 10_000));
-        assertThat(cached.claim(new Claim("k", "op", "fp", "dup", 1_000, 10_000)).existing()).isNotNull();
+        completeAndCache(cached, "k", 10_000);
 
-        clock.advance(10_001);
+        clock.advance(9_999);
+        assertThat(cached.cache().getIfPresent("k")).isNotNull();
+        clock.advance(1);
 
+        // the cache itself dropped the entry (its expiry, on its ticker), not only the read-side check
+        assertThat(cached.cache().getIfPresent("k")).isNull();
         assertThat(cached.claim(new Claim("k", "op", "fp", "after-expiry", 1_000, 10_000)).owned()).isTrue();
+    }
+
+    @Test
+    void aCachedRecordGoesAtTheCachesTimeToLiveWhenThatComesFirst() {
+        ManualTime clock = new ManualTime(1_000_000);
+        CountingStore memory = new CountingStore(new InMemoryIdempotencyStore(clock));
+        NearCacheIdempotencyStore cached = new NearCacheIdempotencyStore(memory, 100, Duration.ofSeconds(5), clock);
+        completeAndCache(cached, "k", 60_000);
+        int claimsBefore = memory.claims.get();
+
+        clock.advance(4_999);
+        assertThat(cached.claim(new Claim("k", "op", "fp", "dup-1", 1_000, 60_000)).existing()).isNotNull();
+        assertThat(memory.claims.get()).isEqualTo(claimsBefore);
+        clock.advance(1);
+
+        // the record still lives in the store for 55 s; the replay now asks the store again
+        assertThat(cached.cache().getIfPresent("k")).isNull();
+        ClaimResult replay = cached.claim(new Claim("k", "op", "fp", "dup-2", 1_000, 60_000));
+        assertThat(replay.existing().status()).isEqualTo(IdempotencyStatus.COMPLETED);
+        assertThat(memory.claims.get()).isEqualTo(claimsBefore + 1);
+    }
+
+    /** Claims and completes a key, then claims it once more so the completed record is cached. */
+    private static void completeAndCache(NearCacheIdempotencyStore cached, String key, long ttlMillis) {
+        cached.claim(new Claim(key, "op", "fp", "owner", 1_000, ttlMillis));
+        cached.complete(new Completion(key, "owner", new StoredResponse("value", "\"v1\""), ttlMillis));
+        assertThat(cached.claim(new Claim(key, "op", "fp", "dup", 1_000, ttlMillis)).existing()).isNotNull();
+        assertThat(cached.cache().getIfPresent(key)).isNotNull();
     }
 }

@@ -161,7 +161,8 @@ public class NearCacheIdempotencyStore implements IdempotencyStore {
     private record UntilRecordExpiry(long ttlNanos, TimeSource time) implements Expiry<String, IdempotencyRecord> {
 
         static Cache<String, IdempotencyRecord> cache(long maximumSize, long ttlNanos, TimeSource time) {
-            return Caffeine.newBuilder().maximumSize(maximumSize).recordStats()
+            // the cache's own time is the starter's clock, so both expiries are judged on one clock
+            return Caffeine.newBuilder().maximumSize(maximumSize).recordStats().ticker(time::nanoTime)
                     .expireAfter(new UntilRecordExpiry(ttlNanos, time)).build();
         }
 

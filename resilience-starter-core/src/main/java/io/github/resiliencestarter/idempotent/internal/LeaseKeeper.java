@@ -6,6 +6,7 @@ import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.context.TraceScope;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import java.util.Set;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -48,7 +49,10 @@ public final class LeaseKeeper {
      * Where extensions are made, off the timer thread: a store call that stalls holds up only its
      * own lease (skipped while in flight), never the others' on this node.
      */
-    private final ThreadPoolExecutor extensions;
+    private final Executor extensions;
+
+    /** {@code false} for a keeper a test ticks by hand. */
+    private final boolean ticksItself;
 
     private volatile @Nullable ScheduledThreadPoolExecutor timer;
 
@@ -58,9 +62,26 @@ public final class LeaseKeeper {
      * @param time the time source that decides when a lease is due for extension
      */
     public LeaseKeeper(TimeSource time) {
+        this(time, extensionThreads(), true);
+    }
+
+    private LeaseKeeper(TimeSource time, Executor extensions, boolean ticksItself) {
         this.time = time;
+        this.extensions = extensions;
+        this.ticksItself = ticksItself;
+    }
+
+    /**
+     * A keeper with no timer of its own, for unit tests of the engine: it checks its leases when
+     * {@link #tick()} is called and extends them on the given executor.
+     */
+    static LeaseKeeper tickedByHand(TimeSource time, Executor extensions) {
+        return new LeaseKeeper(time, extensions, false);
+    }
+
+    private static ThreadPoolExecutor extensionThreads() {
         AtomicInteger created = new AtomicInteger();
-        this.extensions = new ThreadPoolExecutor(0, EXTENSION_THREADS, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
+        return new ThreadPoolExecutor(0, EXTENSION_THREADS, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
                 runnable -> {
                     Thread thread = new Thread(runnable, "resilience-idempotency-lease-" + created.incrementAndGet());
                     thread.setDaemon(true);
@@ -102,7 +123,7 @@ public final class LeaseKeeper {
     }
 
     private void startIfNeeded() {
-        if (timer == null) {
+        if (ticksItself && timer == null) {
             synchronized (this) {
                 if (timer == null) {
                     ScheduledThreadPoolExecutor created = new ScheduledThreadPoolExecutor(1, runnable -> {
@@ -117,26 +138,20 @@ public final class LeaseKeeper {
         }
     }
 
-    private void tick() {
+    /** Extends the leases that are due: every {@link #TICK_MILLIS} on the keeper's timer. */
+    void tick() {
         long now = time.nanoTime();
         for (Lease lease : running) {
             if (lease.extending || now - lease.lastExtended < TimeUnit.MILLISECONDS.toNanos(lease.leaseMillis / 3)) {
                 continue;
             }
-            long keepUntil = lease.keepUntil;
-            long leftMillis = keepUntil == Long.MAX_VALUE ? Long.MAX_VALUE
-                    : TimeUnit.NANOSECONDS.toMillis(keepUntil - now);
-            if (leftMillis <= 0) {
-                // past its deadline the work is hung or ignoring interrupts: let the lease run out
-                running.remove(lease);
-                log.warn("Stopped extending the idempotency lease of {}: its work outlived its deadline", lease.key);
+            if (lease.leftMillis(now) <= 0) {
+                outlived(lease);
                 continue;
             }
-            // never past what may be kept: a key is held at most until its deadline plus the margin
-            long extension = Math.min(lease.leaseMillis, leftMillis);
             lease.extending = true;
             try {
-                extensions.execute(() -> extend(lease, extension, now));
+                extensions.execute(() -> extend(lease));
             } catch (RejectedExecutionException saturated) {
                 // every extension thread waits on a stalled store: this lease is tried at the next tick
                 lease.extending = false;
@@ -144,10 +159,18 @@ public final class LeaseKeeper {
         }
     }
 
-    private void extend(Lease lease, long extensionMillis, long now) {
+    private void extend(Lease lease) {
         // whatever context a pool thread inherited (the TTL agent), an extension serves no request
         try (TraceScope none = TraceContextHolder.open(TraceContext.empty())) {
-            if (lease.store.extendLease(lease.key, lease.owner, extensionMillis)) {
+            // sized when sent, not when the tick queued it: a late extension reaches no further
+            long now = time.nanoTime();
+            long leftMillis = lease.leftMillis(now);
+            if (leftMillis <= 0) {
+                outlived(lease);
+                return;
+            }
+            // never past what may be kept: a key is held at most until its deadline plus the margin
+            if (lease.store.extendLease(lease.key, lease.owner, Math.min(lease.leaseMillis, leftMillis))) {
                 lease.lastExtended = now;
             } else {
                 running.remove(lease);
@@ -156,6 +179,13 @@ public final class LeaseKeeper {
             log.debug("Lease extension failed; trying again at the next tick", ex);
         } finally {
             lease.extending = false;
+        }
+    }
+
+    /** Past its deadline the work is hung or ignoring interrupts: its lease is left to run out. */
+    private void outlived(Lease lease) {
+        if (running.remove(lease)) {
+            log.warn("Stopped extending the idempotency lease of {}: its work outlived its deadline", lease.key);
         }
     }
 
@@ -200,6 +230,12 @@ public final class LeaseKeeper {
          */
         public boolean isKept() {
             return keeper != null;
+        }
+
+        /** Milliseconds from {@code now} the lease may still be extended; at most 0 once past the bound. */
+        long leftMillis(long now) {
+            long until = keepUntil;
+            return until == Long.MAX_VALUE ? Long.MAX_VALUE : TimeUnit.NANOSECONDS.toMillis(until - now);
         }
 
         /**

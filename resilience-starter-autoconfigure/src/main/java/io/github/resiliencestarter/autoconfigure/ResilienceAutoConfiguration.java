@@ -1,7 +1,10 @@
 package io.github.resiliencestarter.autoconfigure;
 
+import io.github.resiliencestarter.annotation.Retry;
+import io.github.resiliencestarter.annotation.Timeout;
 import io.github.resiliencestarter.spring.aop.AnnotatedMethodResolver;
 import io.github.resiliencestarter.spring.aop.AnnotatedMethodValidator;
+import io.github.resiliencestarter.spring.aop.OperationGenerations;
 import java.util.List;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -40,5 +43,18 @@ public class ResilienceAutoConfiguration {
         // the packages of @SpringBootApplication: where annotated classes that are not beans are looked for
         return new AnnotatedMethodValidator(resolvers, () -> AutoConfigurationPackages.has(beanFactory)
                 ? AutoConfigurationPackages.get(beanFactory) : List.of());
+    }
+
+    /**
+     * The generations of {@code @Timeout} and {@code @Retry} settings, shared by their sources so
+     * that live tuning publishes both at once and one call never reads a mix of them.
+     *
+     * @return the generations
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    public static OperationGenerations resilienceOperationGenerations() {
+        return new OperationGenerations(List.of(Timeout.class, Retry.class));
     }
 }

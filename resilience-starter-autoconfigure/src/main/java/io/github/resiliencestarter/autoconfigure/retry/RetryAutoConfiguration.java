@@ -9,6 +9,7 @@ import io.github.resiliencestarter.retry.RetryConfigRegistry;
 import io.github.resiliencestarter.retry.RetryObserver;
 import io.github.resiliencestarter.retry.RetryRule;
 import io.github.resiliencestarter.spring.aop.IdempotencyMarker;
+import io.github.resiliencestarter.spring.aop.OperationGenerations;
 import io.github.resiliencestarter.spring.aop.ResilienceAdvisorOrder;
 import io.github.resiliencestarter.spring.aop.ResilienceAnnotationAdvisor;
 import io.github.resiliencestarter.spring.aop.RetryInterceptor;
@@ -98,10 +99,11 @@ public class RetryAutoConfiguration {
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     public RetryOperationSource retryOperationSource(RetryConfigRegistry registry, RetrySafetyGate gate,
             RetryProperties properties, ObjectProvider<TimeoutRuntime> timeoutRuntime,
-            ObjectProvider<RetryObserver> observer, ConfigurableBeanFactory beanFactory) {
+            ObjectProvider<RetryObserver> observer, OperationGenerations generations,
+            ConfigurableBeanFactory beanFactory) {
         return new RetryOperationSource(registry, gate, properties.getMaxAttemptsCap(), properties.getJitterFactor(),
                 timeoutRuntime.getIfAvailable(), RetryObserver.composite(observer.orderedStream().toList()),
-                new EmbeddedValueResolver(beanFactory));
+                new EmbeddedValueResolver(beanFactory), generations);
     }
 
     /**

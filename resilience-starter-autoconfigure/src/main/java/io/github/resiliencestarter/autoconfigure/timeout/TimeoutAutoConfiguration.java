@@ -4,6 +4,7 @@ import io.github.resiliencestarter.annotation.Timeout;
 import io.github.resiliencestarter.autoconfigure.ConditionalOnResilienceEnabled;
 import io.github.resiliencestarter.autoconfigure.ResilienceAutoConfiguration;
 import io.github.resiliencestarter.core.ContextPropagator;
+import io.github.resiliencestarter.spring.aop.OperationGenerations;
 import io.github.resiliencestarter.spring.aop.ResilienceAdvisorOrder;
 import io.github.resiliencestarter.spring.aop.ResilienceAnnotationAdvisor;
 import io.github.resiliencestarter.spring.aop.TimeoutInterceptor;
@@ -88,8 +89,8 @@ public class TimeoutAutoConfiguration {
     @ConditionalOnMissingBean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     public TimeoutOperationSource timeoutOperationSource(TimeoutConfigRegistry registry, TimeoutRuntime runtime,
-            ConfigurableBeanFactory beanFactory) {
-        return new TimeoutOperationSource(registry, runtime, new EmbeddedValueResolver(beanFactory));
+            OperationGenerations generations, ConfigurableBeanFactory beanFactory) {
+        return new TimeoutOperationSource(registry, runtime, new EmbeddedValueResolver(beanFactory), generations);
     }
 
     /**

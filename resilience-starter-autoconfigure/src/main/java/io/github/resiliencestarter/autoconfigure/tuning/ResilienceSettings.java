@@ -6,11 +6,17 @@ import io.github.resiliencestarter.autoconfigure.timeout.TimeoutConfigCustomizer
 import io.github.resiliencestarter.autoconfigure.timeout.TimeoutProperties;
 import io.github.resiliencestarter.retry.RetryRule;
 import io.github.resiliencestarter.spring.actuate.SettingsChanges;
+import io.github.resiliencestarter.spring.aop.AnnotatedOperationSource;
+import io.github.resiliencestarter.spring.aop.OperationGenerations;
 import io.github.resiliencestarter.spring.aop.RetryOperationSource;
 import io.github.resiliencestarter.spring.aop.TimeoutOperationSource;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -119,11 +125,28 @@ public class ResilienceSettings implements SettingsChanges {
             log.error("New resilience settings refused, the previous ones stay in force: {}", reason);
             return false;
         }
-        publish.forEach(Runnable::run);
+        publishTogether(publish, timeouts.getIfAvailable(), retries.getIfAvailable());
         generation++;
         appliedAt = Instant.now();
         log.info("Resilience settings applied (generation {})", generation);
         return true;
+    }
+
+    /**
+     * Runs the publishing steps so that the sources sharing generations publish in one write: a call
+     * of a method with {@code @Timeout} and {@code @Retry} reads both settings from one reload.
+     */
+    private static void publishTogether(List<Runnable> publish, @Nullable TimeoutOperationSource timeoutSource,
+            @Nullable RetryOperationSource retrySource) {
+        Runnable steps = () -> publish.forEach(Runnable::run);
+        Set<OperationGenerations> generations = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (AnnotatedOperationSource<?, ?> source : Arrays.asList(timeoutSource, retrySource)) {
+            if (source != null && generations.add(source.generations())) {
+                Runnable inner = steps;
+                steps = () -> source.generations().publishTogether(inner);
+            }
+        }
+        steps.run();
     }
 
     /**

@@ -17,15 +17,30 @@ public abstract class AnnotatedOperationSource<A extends Annotation, O> implemen
 
     private final Class<A> annotationType;
 
-    private volatile MethodOperationCache<O> cache = new MethodOperationCache<>(this::findAndBuild);
+    private final OperationGenerations generations;
+
+    private final int slot;
 
     /**
-     * Creates the source.
+     * Creates a source whose settings are published on their own.
      *
      * @param annotationType the annotation it resolves
      */
     protected AnnotatedOperationSource(Class<A> annotationType) {
+        this(annotationType, new OperationGenerations());
+    }
+
+    /**
+     * Creates a source whose settings are published with those of the other sources of
+     * {@code generations}.
+     *
+     * @param annotationType the annotation it resolves
+     * @param generations the generations it shares with the other tunable sources
+     */
+    protected AnnotatedOperationSource(Class<A> annotationType, OperationGenerations generations) {
         this.annotationType = annotationType;
+        this.generations = generations;
+        this.slot = generations.register(new MethodOperationCache<O>(this::findAndBuild));
     }
 
     /**
@@ -36,7 +51,41 @@ public abstract class AnnotatedOperationSource<A extends Annotation, O> implemen
      * @return the operation
      */
     public @Nullable O get(Method method, @Nullable Class<?> targetClass) {
-        return cache.get(method, targetClass);
+        return get(null, method, targetClass);
+    }
+
+    /**
+     * The resolved operation of {@code method} in the generation a call pinned.
+     *
+     * @param pinned the generation the call pinned, or {@code null} for the current one
+     * @param method the invoked method
+     * @param targetClass the bean's class
+     * @return the operation, or {@code null} when the method has no such annotation
+     */
+    public @Nullable O get(OperationGenerations.@Nullable Generation pinned, Method method,
+            @Nullable Class<?> targetClass) {
+        return generations.<O>cache(pinned, slot).get(method, targetClass);
+    }
+
+    /**
+     * The generations this source publishes in.
+     *
+     * @return the generations
+     */
+    public OperationGenerations generations() {
+        return generations;
+    }
+
+    /**
+     * Whether a method carries another annotation of this source's generations, so that one call
+     * must read all of them from one generation; for the builders.
+     *
+     * @param method the method
+     * @param targetClass the bean's class
+     * @return {@code true} when its calls pin a generation
+     */
+    protected boolean sharesSettings(Method method, @Nullable Class<?> targetClass) {
+        return generations.shared(method, targetClass);
     }
 
     /**
@@ -45,7 +94,7 @@ public abstract class AnnotatedOperationSource<A extends Annotation, O> implemen
      * @return a snapshot
      */
     public List<O> operations() {
-        return cache.resolved();
+        return generations.<O>cache(null, slot).resolved();
     }
 
     @Override
@@ -77,7 +126,8 @@ public abstract class AnnotatedOperationSource<A extends Annotation, O> implemen
      * Prepares new settings: resolves again, with {@code builder}, every method resolved so far, and
      * returns the step that publishes them. Nothing changes until that step runs, and it is never
      * returned when a method refuses the new settings; a call in flight keeps the operation it
-     * started with, so no call sees a mix of old and new settings of one annotation.
+     * started with, so no call sees a mix of old and new settings of one annotation, and a call
+     * that pinned a generation ({@link OperationGenerations}) none of several annotations.
      *
      * @param builder builds an operation from the new settings
      * @param adopt makes the new settings this source's own (for methods resolved later)
@@ -85,13 +135,13 @@ public abstract class AnnotatedOperationSource<A extends Annotation, O> implemen
      * @throws RuntimeException when a method refuses the new settings
      */
     protected final Runnable prepare(OperationBuilder<A, O> builder, Runnable adopt) {
-        MethodOperationCache<O> next = cache.refilledWith((method, targetClass) -> {
+        MethodOperationCache<O> next = generations.<O>cache(null, slot).refilledWith((method, targetClass) -> {
             A annotation = AnnotatedMethods.find(method, targetClass, annotationType);
             return annotation == null ? null : builder.build(annotation, method, targetClass);
         });
         return () -> {
             adopt.run();
-            cache = next;
+            generations.replace(slot, next);
         };
     }
 

@@ -25,8 +25,8 @@ public class CircuitBreakerInterceptor extends OperationInterceptor<CircuitBreak
     }
 
     @Override
-    protected @Nullable CircuitBreakerOperation operation(Method method, @Nullable Class<?> targetClass) {
-        return source.get(method, targetClass);
+    protected AnnotatedOperationSource<?, CircuitBreakerOperation> source() {
+        return source;
     }
 
     @Override

@@ -47,8 +47,8 @@ public class IdempotentInterceptor extends OperationInterceptor<IdempotentOperat
     }
 
     @Override
-    protected @Nullable IdempotentOperation operation(Method method, @Nullable Class<?> targetClass) {
-        return source.get(method, targetClass);
+    protected AnnotatedOperationSource<?, IdempotentOperation> source() {
+        return source;
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.github.resiliencestarter.spring.aop;
 
-import java.lang.reflect.Method;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
@@ -16,10 +15,16 @@ public abstract class OperationInterceptor<O> implements MethodInterceptor {
     @Override
     public final @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
         Object target = invocation.getThis();
+        OperationGenerations.Generation pinned = OperationGenerations.pinned(invocation);
+        AnnotatedOperationSource<?, O> source = source();
+        OperationGenerations.Generation generation = pinned != null ? pinned : source.generations().current();
         // the raw class: the cache resolves a CGLIB subclass to its user class once, not on every call
-        O operation = operation(invocation.getMethod(), target != null ? target.getClass() : null);
+        O operation = source.get(generation, invocation.getMethod(), target != null ? target.getClass() : null);
         if (operation == null) {
             return invocation.proceed();
+        }
+        if (pinned == null && sharesSettings(operation)) {
+            OperationGenerations.pin(invocation, generation);
         }
         try {
             return invoke(operation, invocation);
@@ -33,13 +38,22 @@ public abstract class OperationInterceptor<O> implements MethodInterceptor {
     }
 
     /**
-     * The cached operation of a method.
+     * Where the method's operations are resolved and cached.
      *
-     * @param method the invoked method
-     * @param targetClass the bean's class, or {@code null}
-     * @return the operation, or {@code null} when the method is not annotated
+     * @return the source
      */
-    protected abstract @Nullable O operation(Method method, @Nullable Class<?> targetClass);
+    protected abstract AnnotatedOperationSource<?, O> source();
+
+    /**
+     * Whether the operation's method carries another tunable annotation, so that its call pins
+     * the generation of settings it read ({@link OperationGenerations}).
+     *
+     * @param operation the operation
+     * @return {@code true} to pin; {@code false} by default
+     */
+    protected boolean sharesSettings(O operation) {
+        return false;
+    }
 
     /**
      * Runs the call through the operation.

@@ -34,8 +34,13 @@ public class RetryInterceptor extends OperationInterceptor<RetryOperation> {
     }
 
     @Override
-    protected @Nullable RetryOperation operation(Method method, @Nullable Class<?> targetClass) {
-        return source.get(method, targetClass);
+    protected AnnotatedOperationSource<?, RetryOperation> source() {
+        return source;
+    }
+
+    @Override
+    protected boolean sharesSettings(RetryOperation operation) {
+        return operation.sharesSettings();
     }
 
     @Override

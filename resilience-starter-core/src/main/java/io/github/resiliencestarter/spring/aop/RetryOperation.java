@@ -12,7 +12,10 @@ import org.jspecify.annotations.Nullable;
  * @param fallback the fallback, or {@code null}
  * @param declaredIdempotent whether the method passed the safety gate only by
  *     {@code @Retry(idempotent = true)}
+ * @param kind how the method returns its result
+ * @param sharesSettings whether the method carries another tunable annotation, so a call reads
+ *     all of them from one generation of settings
  */
 public record RetryOperation(String name, Retrier retrier, @Nullable FallbackMethod fallback,
-        boolean declaredIdempotent, ResultKind kind) {
+        boolean declaredIdempotent, ResultKind kind, boolean sharesSettings) {
 }

@@ -16,8 +16,8 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.core.annotation.MergedAnnotations;
 import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
+import org.springframework.core.annotation.MergedAnnotations;
 import org.springframework.util.StringValueResolver;
 
 /**
@@ -59,7 +59,27 @@ public class RetryOperationSource extends AnnotatedOperationSource<Retry, RetryO
     public RetryOperationSource(RetryConfigRegistry registry, RetrySafetyGate safetyGate, int maxAttemptsCap,
             double defaultJitterFactor, @Nullable TimeoutRuntime timeoutRuntime, RetryObserver observer,
             StringValueResolver placeholders) {
-        super(Retry.class);
+        this(registry, safetyGate, maxAttemptsCap, defaultJitterFactor, timeoutRuntime, observer, placeholders,
+                new OperationGenerations());
+    }
+
+    /**
+     * Creates a source whose settings are published with the other sources' of
+     * {@code generations}.
+     *
+     * @param registry default and named policies, and the budgets
+     * @param safetyGate the startup check of idempotency
+     * @param maxAttemptsCap the most attempts any method may configure
+     * @param defaultJitterFactor the spread of proportional jitter when the annotation sets none
+     * @param timeoutRuntime the runtime for per-attempt timeouts, or {@code null}
+     * @param observer hears retries and outcomes
+     * @param placeholders resolves {@code ${...}} in annotation values
+     * @param generations the generations shared with the other tunable sources
+     */
+    public RetryOperationSource(RetryConfigRegistry registry, RetrySafetyGate safetyGate, int maxAttemptsCap,
+            double defaultJitterFactor, @Nullable TimeoutRuntime timeoutRuntime, RetryObserver observer,
+            StringValueResolver placeholders, OperationGenerations generations) {
+        super(Retry.class, generations);
         this.settings = new Settings(registry, maxAttemptsCap, defaultJitterFactor);
         this.safetyGate = safetyGate;
         this.timeoutRuntime = timeoutRuntime;
@@ -163,7 +183,7 @@ public class RetryOperationSource extends AnnotatedOperationSource<Retry, RetryO
         boolean declaredOnly = RetrySafetyGate.declaredRepeatSafe(annotation)
                 && !safetyGate.isProvenSafe(method, annotation);
         return new RetryOperation(name, retrier, fallback, declaredOnly,
-                ResultKind.governable(method, "@Retry", described));
+                ResultKind.governable(method, "@Retry", described), sharesSettings(method, targetClass));
     }
 
     /**

@@ -29,8 +29,13 @@ public class TimeoutInterceptor extends OperationInterceptor<TimeoutOperation> {
     }
 
     @Override
-    protected @Nullable TimeoutOperation operation(Method method, @Nullable Class<?> targetClass) {
-        return source.get(method, targetClass);
+    protected AnnotatedOperationSource<?, TimeoutOperation> source() {
+        return source;
+    }
+
+    @Override
+    protected boolean sharesSettings(TimeoutOperation operation) {
+        return operation.sharesSettings();
     }
 
     @Override

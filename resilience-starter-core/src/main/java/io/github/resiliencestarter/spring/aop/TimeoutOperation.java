@@ -9,6 +9,10 @@ import org.jspecify.annotations.Nullable;
  * @param name the operation name ({@code SimpleClassName.method})
  * @param guard the guard applying the merged settings
  * @param fallback the fallback, or {@code null}
+ * @param kind how the method returns its result
+ * @param sharesSettings whether the method carries another tunable annotation, so a call reads
+ *     all of them from one generation of settings
  */
-public record TimeoutOperation(String name, TimeoutGuard guard, @Nullable FallbackMethod fallback, ResultKind kind) {
+public record TimeoutOperation(String name, TimeoutGuard guard, @Nullable FallbackMethod fallback, ResultKind kind,
+        boolean sharesSettings) {
 }

@@ -32,7 +32,21 @@ public class TimeoutOperationSource extends AnnotatedOperationSource<Timeout, Ti
      */
     public TimeoutOperationSource(TimeoutConfigRegistry registry, TimeoutRuntime runtime,
             StringValueResolver placeholders) {
-        super(Timeout.class);
+        this(registry, runtime, placeholders, new OperationGenerations());
+    }
+
+    /**
+     * Creates a source whose settings are published with the other sources' of
+     * {@code generations}.
+     *
+     * @param registry default and named settings
+     * @param runtime the shared executor and timer
+     * @param placeholders resolves {@code ${...}} in annotation values
+     * @param generations the generations shared with the other tunable sources
+     */
+    public TimeoutOperationSource(TimeoutConfigRegistry registry, TimeoutRuntime runtime,
+            StringValueResolver placeholders, OperationGenerations generations) {
+        super(Timeout.class, generations);
         this.registry = registry;
         this.runtime = runtime;
         this.placeholders = placeholders;
@@ -79,6 +93,7 @@ public class TimeoutOperationSource extends AnnotatedOperationSource<Timeout, Ti
         Class<?> owner = targetClass != null ? targetClass : method.getDeclaringClass();
         FallbackMethod fallback = FallbackMethod.resolve("@Timeout", annotation.fallbackMethod(), method, owner);
         return new TimeoutOperation(name, TimeoutGuard.of(name, config.build(), runtime), fallback,
-                ResultKind.governable(method, "@Timeout", AnnotatedMethods.describe(method, targetClass)));
+                ResultKind.governable(method, "@Timeout", AnnotatedMethods.describe(method, targetClass)),
+                sharesSettings(method, targetClass));
     }
 }

@@ -11,7 +11,8 @@
 # same redis-server and stop it themselves.
 #
 # Legs (docs/compatibility.md):
-#   1. Spring Boot 3.5 on Java 17: builds the starter as it is published and runs every test.
+#   1. Spring Boot 3.5 on Java 17: builds the starter as it is published and runs every test, and
+#      mutation testing (PIT) of the engine's decision classes.
 #   2. Spring Boot 4.0 on Java 17: the same test sources against Boot 4, using the classes leg 1
 #      compiled (what a Boot 4 user gets); the sample and integration tests compile on Boot 4.
 #   3. Spring Boot 4.0 on Java 25: leg 2 again on the newest JDK.
@@ -55,7 +56,9 @@ for leg in $LEGS; do
   leg_started=$SECONDS
   case "$leg" in
     1) echo "== leg 1: Spring Boot 3.5, Java 17"
-       timed 1 ./mvnw -B -ntp verify "$@" ;;
+       # with mutation testing of the engine's decision classes (PIT, docs/testing.md): the build
+       # fails below the threshold; the report is left in resilience-starter-core/target/pit-reports
+       timed 1 ./mvnw -B -ntp -DskipPitest=false verify "$@" ;;
     2) echo "== leg 2: Spring Boot 4.0, Java 17"
        release_classes "$@"
        timed 2 ./mvnw -B -ntp -Pboot4 -DexcludedGroups=failover -pl "$BOOT4_MODULES" verify "$@" ;;

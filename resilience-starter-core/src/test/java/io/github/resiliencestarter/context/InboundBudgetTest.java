@@ -57,4 +57,13 @@ class InboundBudgetTest {
     void noHeaderMeansNoBudget() {
         assertThat(InboundBudget.smallest(null, null, null, CAP)).isNull();
     }
+
+    @Test
+    void aGrpcTimeoutThatFitsInALongOfNanosecondsIsExactAndOneUnitMoreIsClamped() {
+        long hours = Long.MAX_VALUE / 3_600_000_000_000L;
+
+        assertThat(InboundBudget.parseGrpcTimeoutNanos(hours + "H")).isEqualTo(hours * 3_600_000_000_000L)
+                .isLessThan(Long.MAX_VALUE);
+        assertThat(InboundBudget.parseGrpcTimeoutNanos((hours + 1) + "H")).isEqualTo(Long.MAX_VALUE);
+    }
 }

@@ -86,6 +86,11 @@ class BackOffAndJitterTest {
             }
         };
         assertThat(RetryAfter.parse("120", clock)).isEqualTo(Duration.ofSeconds(120));
+        // every digit from 0 to 9, and up to nine of them; a tenth makes it no number of seconds
+        assertThat(RetryAfter.parse("0", clock)).isEqualTo(Duration.ZERO);
+        assertThat(RetryAfter.parse("9", clock)).isEqualTo(Duration.ofSeconds(9));
+        assertThat(RetryAfter.parse("999999999", clock)).isEqualTo(Duration.ofSeconds(999_999_999));
+        assertThat(RetryAfter.parse("1000000000", clock)).isNull();
         assertThat(RetryAfter.parse("Wed, 21 Oct 2015 07:28:00 GMT", clock)).isEqualTo(Duration.ofSeconds(60));
         assertThat(RetryAfter.parse("Wed, 21 Oct 2015 07:00:00 GMT", clock)).isEqualTo(Duration.ZERO);
         assertThat(RetryAfter.parse("soon", clock)).isNull();

@@ -156,10 +156,12 @@ abstract class CrossUserIsolationContractTest {
     @Test
     void I1_anIdempotentCallOnTheApplicationsOwnPoolWithNothingCopiedFailsClosedAndRunsNothing() throws Exception {
         int before = SecuredOrdersApplication.executions("pool");
+        // the pool's thread is created inside alice's request: nothing it inherits may stand for a caller
         HttpResponse<String> alice = send("alice", "POST", "/orders/pool", order("P-" + run, 1));
         HttpResponse<String> bob = send("bob", "POST", "/orders/pool", order("P-" + run, 1));
+        HttpResponse<String> aliceAgain = send("alice", "POST", "/orders/pool", order("P-" + run, 1));
 
-        for (HttpResponse<String> response : java.util.List.of(alice, bob)) {
+        for (HttpResponse<String> response : java.util.List.of(alice, bob, aliceAgain)) {
             assertThat(response.statusCode()).isEqualTo(500);
             assertThat(json(response).get("type").asText())
                     .isEqualTo("urn:resilience-starter:problem:idempotency-scope-unavailable");

@@ -108,6 +108,13 @@ public class SecuredOrdersApplication {
 
         private final ExecutorService plainExecutor = Executors.newSingleThreadExecutor();
 
+        /**
+         * The application's own pool for {@code /orders/pool} alone: its one thread is created by
+         * the first call, inside that caller's request, so whatever a new thread inherits from the
+         * thread that creates it, it inherits from that caller.
+         */
+        private final ExecutorService unsharedExecutor = Executors.newSingleThreadExecutor();
+
         /** The application's own pool, wrapped by TTL: it carries the trace context, nothing else. */
         private final ExecutorService ttlExecutor = TtlExecutors.getTtlExecutorService(
                 Executors.newSingleThreadExecutor());
@@ -183,7 +190,7 @@ public class SecuredOrdersApplication {
         /** Calls an idempotent method on the application's own pool, copying nothing onto its thread. */
         @PostMapping("/orders/pool")
         public OrderView createOnPlainPool(@RequestBody OrderRequest request) throws Throwable {
-            return onPool(plainExecutor, request);
+            return onPool(unsharedExecutor, request);
         }
 
         /** The same on a pool that carries the trace context (TTL), and with it the caller's scope. */

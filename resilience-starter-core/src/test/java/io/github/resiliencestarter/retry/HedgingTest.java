@@ -13,6 +13,7 @@ import io.github.resiliencestarter.core.DurationEstimate;
 import io.github.resiliencestarter.core.InvalidSettingException;
 import io.github.resiliencestarter.retry.backoff.FixedBackOff;
 import io.github.resiliencestarter.retry.backoff.Jitters;
+import io.github.resiliencestarter.testsupport.DenyingBudget;
 import io.github.resiliencestarter.timeout.TimeoutRuntime;
 import java.time.Duration;
 import java.util.List;
@@ -173,18 +174,7 @@ class HedgingTest {
 
     @Test
     void R6_hedgesCountAgainstTheRetryBudget() throws Throwable {
-        AtomicInteger asked = new AtomicInteger();
-        RetryBudget spent = new RetryBudget() {
-            @Override
-            public void recordCall() {
-            }
-
-            @Override
-            public boolean tryAcquireRetry() {
-                asked.incrementAndGet();
-                return false;
-            }
-        };
+        DenyingBudget spent = new DenyingBudget();
         AtomicInteger attempts = new AtomicInteger();
         Recorder recorder = new Recorder();
         Retrier retrier = retrier(hedged(HedgePolicy.after(Duration.ofMillis(5))).budget(spent).build(), recorder);
@@ -193,7 +183,7 @@ class HedgingTest {
         assertThat(retrier.call(slowFirst(attempts, NEVER_MILLIS))).isEqualTo("first");
 
         assertThat(attempts).hasValue(1);
-        assertThat(asked).as("the budget was asked for the hedge").hasValueGreaterThanOrEqualTo(1);
+        assertThat(spent.asked()).as("the budget was asked for the hedge").isGreaterThanOrEqualTo(1);
         assertThat(recorder.hedges).hasValue(0);
     }
 
@@ -386,16 +376,7 @@ class HedgingTest {
 
     @Test
     void R6_anAsyncCallWithADeniedBudgetStartsNoHedge() throws Exception {
-        RetryBudget spent = new RetryBudget() {
-            @Override
-            public void recordCall() {
-            }
-
-            @Override
-            public boolean tryAcquireRetry() {
-                return false;
-            }
-        };
+        DenyingBudget spent = new DenyingBudget();
         AtomicInteger attempts = new AtomicInteger();
         Retrier retrier = retrier(hedged(HedgePolicy.after(Duration.ofMillis(5))).budget(spent).build());
 

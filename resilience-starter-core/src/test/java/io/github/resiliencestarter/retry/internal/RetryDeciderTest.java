@@ -10,6 +10,7 @@ import io.github.resiliencestarter.retry.RetryConfig;
 import io.github.resiliencestarter.retry.RetryOutcome;
 import io.github.resiliencestarter.retry.backoff.FixedBackOff;
 import io.github.resiliencestarter.retry.backoff.Jitters;
+import io.github.resiliencestarter.testsupport.DenyingBudget;
 import io.github.resiliencestarter.testsupport.ManualTime;
 import java.net.ConnectException;
 import java.time.Duration;
@@ -135,18 +136,7 @@ class RetryDeciderTest {
 
     @Test
     void R6_theBudgetIsAskedLastSoThatNoStoppedCallSpendsARetry() {
-        AtomicInteger asked = new AtomicInteger();
-        RetryBudget denying = new RetryBudget() {
-            @Override
-            public void recordCall() {
-            }
-
-            @Override
-            public boolean tryAcquireRetry() {
-                asked.incrementAndGet();
-                return false;
-            }
-        };
+        DenyingBudget denying = new DenyingBudget();
         RetryConfig config = config().budget(denying).build();
 
         assertThat(decide(config, 3, transientFailure, null, 0, null).stop()).isEqualTo(RetryStop.EXHAUSTED);
@@ -154,10 +144,10 @@ class RetryDeciderTest {
                 .isEqualTo(RetryStop.NOT_RETRYABLE);
         assertThat(decide(config, 1, transientFailure, null, 0, Deadline.after(Duration.ofMillis(50), time)).stop())
                 .isEqualTo(RetryStop.NO_TIME);
-        assertThat(asked).hasValue(0);
+        assertThat(denying.asked()).isZero();
 
         assertThat(decide(config, 1, transientFailure, null, 0, null).stop()).isEqualTo(RetryStop.BUDGET_DENIED);
-        assertThat(asked).hasValue(1);
+        assertThat(denying.asked()).isEqualTo(1);
     }
 
     @Test

@@ -13,6 +13,7 @@ import io.github.resiliencestarter.retry.backoff.Jitters;
 import io.github.resiliencestarter.testsupport.DenyingBudget;
 import io.github.resiliencestarter.testsupport.ManualTime;
 import java.net.ConnectException;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.random.RandomGenerator;
@@ -71,6 +72,17 @@ class RetryDeciderTest {
 
         assertThat(decision.stop()).isEqualTo(RetryStop.NOT_RETRYABLE);
         assertThat(decision.reason()).startsWith(RetryStop.NOT_RETRYABLE.reason() + ": ");
+    }
+
+    @Test
+    void R1_anOperationThatMayOnlyRepeatUnsentRequestsRetriesAConnectTimeoutButNotAReadTimeout() {
+        RetryConfig config = config().onlyUnsentFailures(true).build();
+
+        assertThat(decide(config, 1, new SocketTimeoutException("Connect timed out"), null, 0, null).stop()).isNull();
+        assertThat(decide(config, 1, transientFailure, null, 0, null).stop()).isNull();
+        RetryDecision read = decide(config, 1, new SocketTimeoutException("Read timed out"), null, 0, null);
+        assertThat(read.stop()).isEqualTo(RetryStop.NOT_RETRYABLE);
+        assertThat(read.reason()).contains("SocketTimeoutException may have reached the other side", "rule R-1");
     }
 
     @Test

@@ -15,7 +15,8 @@
 #      mutation testing (PIT) of the engine's decision classes.
 #   2. Spring Boot 4.0 on Java 17: the same test sources against Boot 4, using the classes leg 1
 #      compiled (what a Boot 4 user gets); the sample and integration tests compile on Boot 4.
-#   3. Spring Boot 4.0 on Java 25: leg 2 again on the newest JDK.
+#   3. Spring Boot 4.0 on Java 25: leg 2 again on the newest JDK, after NullAway over the main
+#      sources (it needs that JDK).
 #   4. Spring Boot 4.1 on Java 17: leg 2 on the newest Boot release that resolves here.
 # After the legs, the README's run command (scripts/run-sample.sh) must bring the sample up on the
 # same checkout (RESILIENCE_TEST_SAMPLE_RUN=0 skips it).
@@ -67,6 +68,10 @@ for leg in $LEGS; do
          echo "no JDK 25 at $JAVA25_HOME (set JAVA25_HOME); the Java 25 leg does not skip" >&2
          exit 1
        fi
+       # null safety checked (docs/testing.md): NullAway in JSpecify mode needs javac 22 or later, so
+       # it compiles the main sources of core and autoconfigure here, into target/nullaway
+       timed 3-nullaway env JAVA_HOME="$JAVA25_HOME" ./mvnw -B -ntp -Pnullaway \
+         -pl resilience-starter-core,resilience-starter-autoconfigure compile "$@"
        release_classes "$@"
        timed 3 env JAVA_HOME="$JAVA25_HOME" ./mvnw -B -ntp -Pboot4 -DexcludedGroups=failover -pl "$BOOT4_MODULES" \
          verify "$@" ;;

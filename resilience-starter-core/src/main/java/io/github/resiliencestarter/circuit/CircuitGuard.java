@@ -110,7 +110,7 @@ public final class CircuitGuard {
      * @throws CircuitOpenException when the breaker refused the call (the work did not run)
      * @throws Throwable the work's failure, unchanged
      */
-    public <T> T call(CheckedCallable<T> work) throws Throwable {
+    public <T extends @Nullable Object> T call(CheckedCallable<T> work) throws Throwable {
         Engine current = engine;
         long started = admit(current);
         T result;

@@ -1,5 +1,7 @@
 package io.github.resiliencestarter.core;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A unit of work that may throw anything, checked exceptions included, so an engine can run an
  * intercepted method and hand back exactly what it threw.
@@ -7,7 +9,7 @@ package io.github.resiliencestarter.core;
  * @param <T> the result type
  */
 @FunctionalInterface
-public interface CheckedCallable<T> {
+public interface CheckedCallable<T extends @Nullable Object> {
 
     /**
      * Runs the work.

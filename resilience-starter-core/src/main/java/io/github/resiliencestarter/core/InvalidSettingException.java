@@ -1,5 +1,7 @@
 package io.github.resiliencestarter.core;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A setting the engine refuses, naming the setting and why, so that a configuration layer can
  * report it against the property the value came from (Spring Boot reports it as
@@ -18,9 +20,9 @@ public class InvalidSettingException extends IllegalArgumentException {
      *
      * @param setting the engine's name of the setting, in camel case (e.g. {@code maxDelay})
      * @param reason what the value must be, e.g. "must be positive"
-     * @param value the refused value
+     * @param value the refused value, {@code null} when it was missing
      */
-    public InvalidSettingException(String setting, String reason, Object value) {
+    public InvalidSettingException(String setting, String reason, @Nullable Object value) {
         super(setting + " " + reason + " but was " + value);
         this.setting = setting;
         this.reason = reason;

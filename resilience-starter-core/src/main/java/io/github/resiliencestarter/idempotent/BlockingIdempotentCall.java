@@ -11,6 +11,7 @@ import io.github.resiliencestarter.idempotent.internal.ClaimProgress;
 import io.github.resiliencestarter.idempotent.internal.ClaimStep;
 import io.github.resiliencestarter.idempotent.internal.LeaseKeeper;
 import io.github.resiliencestarter.timeout.DeadlineExceededException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The blocking driver of an idempotent execution: claims on the calling thread, carries out what
@@ -22,8 +23,8 @@ final class BlockingIdempotentCall {
     private BlockingIdempotentCall() {
     }
 
-    static <T> IdempotentResult<T> run(IdempotentExecutor executor, IdempotentCall call, CheckedCallable<T> work,
-            Runnable onReplay) throws Throwable {
+    static <T extends @Nullable Object> IdempotentResult<T> run(IdempotentExecutor executor, IdempotentCall call,
+            CheckedCallable<T> work, Runnable onReplay) throws Throwable {
         TraceContext context = TraceContextHolder.current();
         Deadline deadline = context.deadline();
         long lease = IdempotentExecutor.leaseMillis(call.config(), deadline);
@@ -70,8 +71,9 @@ final class BlockingIdempotentCall {
         }
     }
 
-    private static <T> IdempotentResult<T> runOwned(IdempotentExecutor executor, IdempotentCall call,
-            CheckedCallable<T> work, String owner, long lease, TraceContext context) throws Throwable {
+    private static <T extends @Nullable Object> IdempotentResult<T> runOwned(IdempotentExecutor executor,
+            IdempotentCall call, CheckedCallable<T> work, String owner, long lease, TraceContext context)
+            throws Throwable {
         T value;
         LeaseKeeper.Lease kept = executor.leases.keep(executor.store, call.storedKey(), owner, lease,
                 IdempotentExecutor.keepMillis(call.config(), context.deadline(), false));

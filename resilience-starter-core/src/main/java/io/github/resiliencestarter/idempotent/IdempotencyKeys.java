@@ -38,10 +38,11 @@ public final class IdempotencyKeys {
      * Checks a client key.
      *
      * @param key the key, possibly {@code null}
+     * @return the key, now known to be valid
      * @throws IdempotencyKeyException when it is missing, blank, longer than {@value #MAX_KEY_LENGTH}
      *     characters or contains control characters
      */
-    public static void validate(@Nullable String key) {
+    public static String validate(@Nullable String key) {
         if (key == null) {
             throw new IdempotencyKeyException("The idempotency key is missing");
         }
@@ -57,6 +58,7 @@ public final class IdempotencyKeys {
                 throw new IdempotencyKeyException("The idempotency key contains a control character at index " + i);
             }
         }
+        return key;
     }
 
     /**

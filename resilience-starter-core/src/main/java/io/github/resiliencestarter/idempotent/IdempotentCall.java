@@ -106,10 +106,10 @@ public record IdempotentCall(String operation, String storedKey, String fingerpr
          * @throws IdempotencyKeyException when the key is missing or malformed
          */
         public IdempotentCall build() {
-            IdempotencyKeys.validate(key);
+            String valid = IdempotencyKeys.validate(key);
             String scopeName = scope.get();
             return new IdempotentCall(operation, IdempotencyKeys.storedKey(config.keyPrefix(), operation,
-                    scopeName == null ? "" : scopeName, key),
+                    scopeName == null ? "" : scopeName, valid),
                     fingerprint, returnType, config);
         }
     }

@@ -5,6 +5,7 @@ import io.github.resiliencestarter.context.IdempotentExecution;
 import io.github.resiliencestarter.context.TimeSource;
 import io.github.resiliencestarter.core.Causes;
 import io.github.resiliencestarter.core.CheckedCallable;
+import io.github.resiliencestarter.core.Results;
 import io.github.resiliencestarter.core.Stages;
 import io.github.resiliencestarter.idempotent.internal.ClaimStep;
 import io.github.resiliencestarter.idempotent.internal.LeaseKeeper;
@@ -131,7 +132,8 @@ public final class IdempotentExecutor {
      * @return the result, executed now or replayed
      * @throws Throwable the work's failure, or an {@link IdempotencyException}
      */
-    public <T> IdempotentResult<T> execute(IdempotentCall call, CheckedCallable<T> work) throws Throwable {
+    public <T extends @Nullable Object> IdempotentResult<T> execute(IdempotentCall call, CheckedCallable<T> work)
+            throws Throwable {
         return execute(call, work, NO_LISTENER);
     }
 
@@ -147,8 +149,8 @@ public final class IdempotentExecutor {
      * @return the result, executed now or replayed
      * @throws Throwable the work's failure, or an {@link IdempotencyException}
      */
-    public <T> IdempotentResult<T> execute(IdempotentCall call, CheckedCallable<T> work, Runnable onReplay)
-            throws Throwable {
+    public <T extends @Nullable Object> IdempotentResult<T> execute(IdempotentCall call, CheckedCallable<T> work,
+            Runnable onReplay) throws Throwable {
         try {
             return BlockingIdempotentCall.run(this, call, work, onReplay);
         } catch (IdempotencyRecordCorruptedException ex) {
@@ -229,11 +231,12 @@ public final class IdempotentExecutor {
      * cannot be replayed) thrown, as a replay in every case.
      */
     @SuppressWarnings("unchecked")
-    <T> IdempotentResult<T> replay(IdempotentCall call, IdempotencyRecord existing, Runnable onReplay)
-            throws Throwable {
+    <T extends @Nullable Object> IdempotentResult<T> replay(IdempotentCall call, @Nullable IdempotencyRecord existing,
+            Runnable onReplay) throws Throwable {
         T replayed;
         try {
-            replayed = (T) ResponseReplay.replay(opened(existing, call), call, codec, clientErrors);
+            replayed = Results.returned((T) ResponseReplay.replay(opened(found(existing), call), call, codec,
+                    clientErrors));
         } catch (IdempotencyRecordCorruptedException ex) {
             throw ex;
         } catch (Throwable firstOutcome) {
@@ -247,14 +250,14 @@ public final class IdempotentExecutor {
     }
 
     /** The failure a duplicate gets for {@link ClaimStep#KEY_REUSED} or {@link ClaimStep#REJECT}. */
-    IdempotencyException refusal(IdempotentCall call, ClaimStep step, IdempotencyRecord existing) {
+    IdempotencyException refusal(IdempotentCall call, ClaimStep step, @Nullable IdempotencyRecord existing) {
         if (step == ClaimStep.KEY_REUSED) {
             observer.onOutcome(call.operation(), IdempotencyOutcome.KEY_REUSED);
             return new IdempotencyKeyReusedException(call.operation());
         }
         observer.onOutcome(call.operation(), IdempotencyOutcome.IN_PROGRESS);
         return new IdempotencyInProgressException(call.operation(),
-                retryAfter.retryAfterSeconds(call.operation(), existing));
+                retryAfter.retryAfterSeconds(call.operation(), found(existing)));
     }
 
     /**
@@ -337,6 +340,14 @@ public final class IdempotentExecutor {
         String payload = response.payload();
         return payload == null || protection == PayloadProtection.NONE ? response
                 : new StoredResponse(response.type(), protection.seal(payload, call.storedKey()));
+    }
+
+    /** The record a replay or a refusal was decided on: the claim decision names those steps only with one. */
+    private static IdempotencyRecord found(@Nullable IdempotencyRecord existing) {
+        if (existing == null) {
+            throw new IllegalStateException("a replay or a refusal was decided without the record it rests on");
+        }
+        return existing;
     }
 
     /** The record with its payload opened. */

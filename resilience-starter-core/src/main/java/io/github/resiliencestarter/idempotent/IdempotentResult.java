@@ -1,5 +1,7 @@
 package io.github.resiliencestarter.idempotent;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The result of an idempotent call.
  *
@@ -7,5 +9,5 @@ package io.github.resiliencestarter.idempotent;
  * @param replayed whether it was replayed rather than executed now
  * @param <T> the result type
  */
-public record IdempotentResult<T>(T value, boolean replayed) {
+public record IdempotentResult<T extends @Nullable Object>(T value, boolean replayed) {
 }

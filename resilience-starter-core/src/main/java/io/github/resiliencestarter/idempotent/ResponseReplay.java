@@ -65,8 +65,13 @@ final class ResponseReplay {
             case StoredResponse.VOID:
                 return null;
             case StoredResponse.VALUE:
+                String payload = response.payload();
+                if (payload == null) {
+                    throw new IdempotencyRecordCorruptedException("a completed record of " + call.operation()
+                            + " has a value type and no value", null);
+                }
                 try {
-                    return codec.decode(response.payload(), call.returnType());
+                    return codec.decode(payload, call.returnType());
                 } catch (RuntimeException ex) {
                     throw new IdempotencyRecordCorruptedException("the response of " + call.operation()
                             + " does not decode as " + call.returnType().getTypeName(), ex);

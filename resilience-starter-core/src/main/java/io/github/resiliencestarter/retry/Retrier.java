@@ -86,7 +86,7 @@ public final class Retrier {
      * @return the first acceptable result, or the last result when attempts ran out on results
      * @throws Throwable the last failure, with earlier ones attached as suppressed
      */
-    public <T> T call(CheckedCallable<T> work) throws Throwable {
+    public <T extends @Nullable Object> T call(CheckedCallable<T> work) throws Throwable {
         return BlockingRetry.run(engine, work, engine.hedges());
     }
 
@@ -100,7 +100,7 @@ public final class Retrier {
      * @return the first acceptable result, or the last result when attempts ran out on results
      * @throws Throwable the last failure, with earlier ones attached as suppressed
      */
-    public <T> T callInPlace(CheckedCallable<T> work) throws Throwable {
+    public <T extends @Nullable Object> T callInPlace(CheckedCallable<T> work) throws Throwable {
         return BlockingRetry.run(engine, work, false);
     }
 

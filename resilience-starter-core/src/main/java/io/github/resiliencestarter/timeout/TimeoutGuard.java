@@ -87,12 +87,12 @@ public final class TimeoutGuard {
      * @throws TimeoutRejectedException when OFFLOAD found the executor saturated
      * @throws Throwable whatever the work threw, unchanged
      */
-    public <T> T call(CheckedCallable<T> work) throws Throwable {
+    public <T extends @Nullable Object> T call(CheckedCallable<T> work) throws Throwable {
         TimeoutObserver observer = runtime.observer();
         // clock reads cost ~20 ns each: the call's duration is read only for an observer
         long started = observer != TimeoutObserver.NOOP ? runtime.time().nanoTime() : 0;
         TraceContext inner = innerContext();
-        Deadline effective = inner.deadline();
+        Deadline effective = deadlineOf(inner);
         long remaining = effective.remainingNanos();
         if (remaining <= 0) {
             observer.onOutcome(operation, TimeoutOutcome.BUDGET_SPENT, 0);
@@ -131,7 +131,7 @@ public final class TimeoutGuard {
     public <T> CompletableFuture<T> callAsync(CheckedCallable<? extends CompletionStage<T>> work) {
         long started = runtime.time().nanoTime();
         TraceContext inner = innerContext();
-        Deadline effective = inner.deadline();
+        Deadline effective = deadlineOf(inner);
         if (effective.isExpired()) {
             runtime.observer().onOutcome(operation, TimeoutOutcome.BUDGET_SPENT, 0);
             return CompletableFuture.failedFuture(DeadlineExceededException.budgetSpent(operation));
@@ -175,13 +175,19 @@ public final class TimeoutGuard {
         return bounded;
     }
 
+    /** The deadline of a context {@link #innerContext()} opened: it always carries one. */
+    private static Deadline deadlineOf(TraceContext inner) {
+        return Objects.requireNonNull(inner.deadline(), "a guard's inner context has its deadline");
+    }
+
     private TraceContext innerContext() {
         TraceContext outer = TraceContextHolder.current();
         Deadline local = Deadline.localAfterNanos(config.timeout().toNanos(), runtime.time());
         return config.inheritDeadline() ? outer.withDeadline(local) : outer.withoutDeadline().withDeadline(local);
     }
 
-    private <T> T offloaded(CheckedCallable<T> work, TraceContext inner, Deadline effective) throws Throwable {
+    private <T extends @Nullable Object> T offloaded(CheckedCallable<T> work, TraceContext inner, Deadline effective)
+            throws Throwable {
         ContextPropagator.Restorer restorer = runtime.propagator().capture();
         // the worker's ticket once it runs, or CANCELLED once the caller gave up: the caller
         // interrupts through the ticket, so an interrupt reaches only this work, and waits at the
@@ -235,8 +241,8 @@ public final class TimeoutGuard {
         }
     }
 
-    private <T> T interrupting(CheckedCallable<T> work, TraceContext inner, Deadline effective, long remaining)
-            throws Throwable {
+    private <T extends @Nullable Object> T interrupting(CheckedCallable<T> work, TraceContext inner,
+            Deadline effective, long remaining) throws Throwable {
         Thread caller = Thread.currentThread();
         boolean wasInterrupted = caller.isInterrupted();
         InterruptTimer.Ticket ticket = runtime.timer().arm(caller, remaining);

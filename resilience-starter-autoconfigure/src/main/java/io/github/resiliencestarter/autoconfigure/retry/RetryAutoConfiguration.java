@@ -101,9 +101,10 @@ public class RetryAutoConfiguration {
             RetryProperties properties, ObjectProvider<TimeoutRuntime> timeoutRuntime,
             ObjectProvider<RetryObserver> observer, OperationGenerations generations,
             ConfigurableBeanFactory beanFactory) {
-        return new RetryOperationSource(registry, gate, properties.getMaxAttemptsCap(), properties.getJitterFactor(),
-                timeoutRuntime.getIfAvailable(), RetryObserver.composite(observer.orderedStream().toList()),
-                new EmbeddedValueResolver(beanFactory), generations);
+        return new RetryOperationSource(registry, gate, properties.getMaxAttemptsCap(),
+                properties.effectiveJitterFactor(), timeoutRuntime.getIfAvailable(),
+                RetryObserver.composite(observer.orderedStream().toList()), new EmbeddedValueResolver(beanFactory),
+                generations);
     }
 
     /**

@@ -75,6 +75,17 @@ public class RetryProperties extends RetrySettings implements Validator {
         setJitterFactor(DEFAULT_JITTER_FACTOR);
     }
 
+    /**
+     * The jitter factor instances fall back to: the one set here, or the default when it was
+     * bound empty.
+     *
+     * @return the factor, never {@code null}
+     */
+    public double effectiveJitterFactor() {
+        Double factor = getJitterFactor();
+        return factor != null ? factor : DEFAULT_JITTER_FACTOR;
+    }
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -167,6 +178,11 @@ public class RetryProperties extends RetrySettings implements Validator {
         checks.check("budget.", budget::create);
     }
 
+    private double instanceJitterFactor(RetrySettings settings) {
+        Double own = settings.getJitterFactor();
+        return own != null ? own : effectiveJitterFactor();
+    }
+
     private RetryConfig merge(RetryConfig base, RetrySettings settings) {
         RetryConfig.Builder builder = RetryConfig.from(base);
         if (settings.getMaxAttempts() != null) {
@@ -181,7 +197,7 @@ public class RetryProperties extends RetrySettings implements Validator {
                 settings.getMaxDelay(), settings.getMultiplier()));
         if (settings.getJitter() != null && settings.getJitter() != JitterType.DEFAULT) {
             builder.jitter(settings.getJitter().toJitter(
-                    settings.getJitterFactor() != null ? settings.getJitterFactor() : getJitterFactor()));
+                    instanceJitterFactor(settings)));
         }
         if (!settings.getRetryFor().isEmpty() || !settings.getNoRetryFor().isEmpty()) {
             builder.classifier(base.classifier().toBuilder().retryFor(settings.getRetryFor())

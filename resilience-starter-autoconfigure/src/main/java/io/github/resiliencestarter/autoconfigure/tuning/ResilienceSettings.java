@@ -114,7 +114,7 @@ public class ResilienceSettings implements SettingsChanges {
                 publish.add(retrySource.prepare(new RetryOperationSource.Settings(
                         retry.toRegistry(retryRules.orderedStream().toList(),
                                 retryCustomizers.orderedStream().toList()),
-                        retry.getMaxAttemptsCap(), retry.getJitterFactor())));
+                        retry.getMaxAttemptsCap(), retry.effectiveJitterFactor())));
             }
             for (TunableGroup group : groups.orderedStream().toList()) {
                 publish.add(group.prepare(binder));

@@ -5,6 +5,7 @@ import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.context.TraceScope;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -116,7 +117,7 @@ public final class LeaseKeeper {
         long now = time.nanoTime();
         long keepUntil = keepForMillis == Long.MAX_VALUE ? Long.MAX_VALUE
                 : now + TimeUnit.MILLISECONDS.toNanos(keepForMillis);
-        Lease lease = new Lease(this, store, key, owner, leaseMillis, now, keepUntil);
+        Lease lease = new Lease(this, new Claim(store, key, owner), leaseMillis, now, keepUntil);
         running.add(lease);
         startIfNeeded();
         return lease;
@@ -170,7 +171,8 @@ public final class LeaseKeeper {
                 return;
             }
             // never past what may be kept: a key is held at most until its deadline plus the margin
-            if (lease.store.extendLease(lease.key, lease.owner, Math.min(lease.leaseMillis, leftMillis))) {
+            Claim claim = Objects.requireNonNull(lease.claim, "only a kept lease is extended, and it has its claim");
+            if (claim.store().extendLease(claim.key(), claim.owner(), Math.min(lease.leaseMillis, leftMillis))) {
                 lease.lastExtended = now;
             } else {
                 running.remove(lease);
@@ -185,23 +187,24 @@ public final class LeaseKeeper {
     /** Past its deadline the work is hung or ignoring interrupts: its lease is left to run out. */
     private void outlived(Lease lease) {
         if (running.remove(lease)) {
-            log.warn("Stopped extending the idempotency lease of {}: its work outlived its deadline", lease.key);
+            log.warn("Stopped extending the idempotency lease of {}: its work outlived its deadline",
+                    lease.claim != null ? lease.claim.key() : null);
         }
+    }
+
+    /** The claim a lease holds: what an extension names. */
+    private record Claim(IdempotencyStore store, String key, String owner) {
     }
 
     /** One kept lease. */
     public static final class Lease implements AutoCloseable {
 
         /** A lease nobody keeps: for a claim settled before its work ran. */
-        public static final Lease NONE = new Lease(null, null, null, null, 0, 0, 0);
+        public static final Lease NONE = new Lease(null, null, 0, 0, 0);
 
         private final @Nullable LeaseKeeper keeper;
 
-        private final @Nullable IdempotencyStore store;
-
-        private final @Nullable String key;
-
-        private final @Nullable String owner;
+        private final @Nullable Claim claim;
 
         private final long leaseMillis;
 
@@ -212,13 +215,11 @@ public final class LeaseKeeper {
         /** An extension of this lease is in flight. */
         private volatile boolean extending;
 
-        private Lease(@Nullable LeaseKeeper keeper, @Nullable IdempotencyStore store, @Nullable String key,
-                @Nullable String owner, long leaseMillis, long started, long keepUntil) {
+        private Lease(@Nullable LeaseKeeper keeper, @Nullable Claim claim, long leaseMillis, long started,
+                long keepUntil) {
             this.keepUntil = keepUntil;
             this.keeper = keeper;
-            this.store = store;
-            this.key = key;
-            this.owner = owner;
+            this.claim = claim;
             this.leaseMillis = leaseMillis;
             this.lastExtended = started;
         }

@@ -22,6 +22,7 @@ import java.sql.SQLTimeoutException;
 import java.sql.Statement;
 import java.util.Collections;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
@@ -413,7 +414,8 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
         if (ownTransaction == null || !TransactionSynchronizationManager.isActualTransactionActive()) {
             return work.get();
         }
-        return ownTransaction.execute(status -> work.get());
+        // the work answers non-null, so the template hands back non-null
+        return Objects.requireNonNull(ownTransaction.execute(status -> work.get()));
     }
 
     private static Object[] append(List<Long> ids, long last) {

@@ -46,7 +46,8 @@ final class LettuceReplicaWait {
             Thread.currentThread().interrupt();
             throw new IdempotencyStoreException("interrupted while Redis replicas acknowledged a write", ex);
         } catch (ExecutionException ex) {
-            throw new IdempotencyStoreException("Redis WAIT failed: " + ex.getCause().getMessage(), ex.getCause());
+            Throwable cause = ex.getCause() != null ? ex.getCause() : ex;
+            throw new IdempotencyStoreException("Redis WAIT failed: " + cause.getMessage(), cause);
         } catch (TimeoutException ex) {
             acknowledged.cancel(false);
             throw new IdempotencyStoreException("Redis gave no answer to WAIT within " + (timeout

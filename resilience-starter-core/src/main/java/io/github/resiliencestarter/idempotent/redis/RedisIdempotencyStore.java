@@ -161,7 +161,12 @@ public class RedisIdempotencyStore implements IdempotencyStore {
             // not durable through a failover: the settlement retries it
             throw written.refusal(what);
         }
-        return written.answer();
+        T answer = written.answer();
+        if (answer == null) {
+            // each script ends in a number: no answer is a fault of the connection, not a verdict
+            throw new IdempotencyStoreException("Redis gave no answer to the " + what + " script", null);
+        }
+        return answer;
     }
 
     /**

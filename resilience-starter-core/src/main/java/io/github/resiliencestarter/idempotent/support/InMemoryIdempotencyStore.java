@@ -10,7 +10,7 @@ import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.UnaryOperator;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -132,7 +132,7 @@ public class InMemoryIdempotencyStore implements IdempotencyStore {
     }
 
     private boolean owned(String key, String ownerToken,
-            UnaryOperator<IdempotencyRecord> change) {
+            Function<IdempotencyRecord, @Nullable IdempotencyRecord> change) {
         boolean[] changed = {false};
         records.computeIfPresent(key, (k, current) -> {
             if (current.status() != IdempotencyStatus.IN_PROGRESS || !current.ownerToken().equals(ownerToken)) {

@@ -82,7 +82,7 @@ final class AsyncHedgedRound<T> {
             call.hedges++;
         }
         try {
-            engine.hedgeRuntime.offload(() -> {
+            engine.hedgeRuntime().offload(() -> {
                 synchronized (this) {
                     if (!over) {
                         engine.observer.onHedge(engine.operation, number, engine.time.nanoTime() - round.started);

@@ -20,7 +20,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @param <T> the result type
  */
-final class BlockingHedgedRound<T> {
+final class BlockingHedgedRound<T extends @Nullable Object> {
 
     private final RetryEngine engine;
 
@@ -135,7 +135,7 @@ final class BlockingHedgedRound<T> {
     private @Nullable Flight start(int number) {
         Flight flight = new Flight(number, engine.time.nanoTime());
         try {
-            flight.future = engine.hedgeRuntime.offload(() -> {
+            flight.future = engine.hedgeRuntime().offload(() -> {
                 T value = null;
                 Throwable error = null;
                 try {

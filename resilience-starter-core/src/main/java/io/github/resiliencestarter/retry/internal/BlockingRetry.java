@@ -4,11 +4,13 @@ import io.github.resiliencestarter.context.Deadline;
 import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.core.CheckedCallable;
+import io.github.resiliencestarter.core.Results;
 import io.github.resiliencestarter.retry.RetryObserver;
 import io.github.resiliencestarter.timeout.DeadlineExceededException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.random.RandomGenerator;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The blocking driver of the retry decision: attempts (or hedged rounds) on the calling thread,
@@ -30,7 +32,8 @@ public final class BlockingRetry {
      * @return the first acceptable result, or the last result when attempts ran out on results
      * @throws Throwable the last failure, with earlier ones attached as suppressed
      */
-    public static <T> T run(RetryEngine engine, CheckedCallable<T> work, boolean hedging) throws Throwable {
+    public static <T extends @Nullable Object> T run(RetryEngine engine, CheckedCallable<T> work, boolean hedging)
+            throws Throwable {
         TraceContext outer = engine.scopeOf(TraceContextHolder.current());
         Deadline deadline = outer.deadline();
         if (deadline != null && deadline.isExpired()) {
@@ -47,7 +50,7 @@ public final class BlockingRetry {
         int hedges = 0;
         for (;;) {
             long started = deadline != null || hedging ? engine.time.nanoTime() : 0;
-            T result = null;
+            @Nullable T result = null;
             Throwable failure = null;
             int decisive;
             boolean hedgeDecided = false;
@@ -88,22 +91,16 @@ public final class BlockingRetry {
                 if (observed) {
                     engine.succeeded(decisive, attempts, callStarted);
                 }
-                return result;
+                return Results.returned(result);
             }
             RetryStop stop = decision.stop();
             long delay = decision.delay();
             if (stop != null) {
                 if (failure == null) {
                     engine.endedOnResult(attempts, stop, callStarted);
-                    return result;
+                    return Results.returned(result);
                 }
                 throw engine.finish(failure, earlier, attempts, hedges, stop, decision.reason(), callStarted, outer);
-            }
-            if (failure != null) {
-                if (earlier == null) {
-                    earlier = new ArrayList<>(engine.config.maxAttempts());
-                }
-                earlier.add(failure);
             }
             engine.observer.onRetry(engine.operation, attempts + 1, failure, delay);
             try {
@@ -113,9 +110,15 @@ public final class BlockingRetry {
                 if (failure == null) {
                     throw ex;
                 }
-                earlier.remove(earlier.size() - 1);
                 throw engine.finish(failure, earlier, attempts, hedges, RetryStop.INTERRUPTED,
                         RetryStop.INTERRUPTED.reason(), callStarted, outer);
+            }
+            // joins the earlier failures once another attempt follows it; an interrupted wait ends on it
+            if (failure != null) {
+                if (earlier == null) {
+                    earlier = new ArrayList<>(engine.config.maxAttempts());
+                }
+                earlier.add(failure);
             }
             previousDelay = delay;
         }

@@ -4,6 +4,7 @@ import io.github.resiliencestarter.context.Deadline;
 import io.github.resiliencestarter.retry.HedgePolicy;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -34,7 +35,8 @@ final class HedgeRound {
 
     HedgeRound(RetryEngine engine, int first, long started) {
         this.engine = engine;
-        this.policy = engine.config.hedge();
+        this.policy = Objects.requireNonNull(engine.config.hedge(),
+                "a hedged round on a config without a hedge policy");
         this.first = first;
         this.started = started;
     }

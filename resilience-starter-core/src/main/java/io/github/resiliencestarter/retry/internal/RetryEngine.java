@@ -23,6 +23,7 @@ import io.github.resiliencestarter.timeout.TimeoutGuard;
 import io.github.resiliencestarter.timeout.TimeoutMode;
 import io.github.resiliencestarter.timeout.TimeoutRuntime;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ThreadLocalRandom;
@@ -62,7 +63,7 @@ public final class RetryEngine {
     private final @Nullable TimeoutGuard attemptGuard;
 
     /** Runs the attempts of a hedged call side by side; {@code null} when the config does not hedge. */
-    final @Nullable TimeoutRuntime hedgeRuntime;
+    private final @Nullable TimeoutRuntime hedgeRuntime;
 
     /** The operation's latency percentile, when hedges follow it. */
     final @Nullable DurationEstimate latency;
@@ -124,6 +125,11 @@ public final class RetryEngine {
         return hedgeRuntime != null;
     }
 
+    /** The executor of hedged attempts: a hedged round exists only for a config that hedges. */
+    TimeoutRuntime hedgeRuntime() {
+        return Objects.requireNonNull(hedgeRuntime, "a hedged round on a config without a hedge policy");
+    }
+
     RandomGenerator random() {
         return random != null ? random : ThreadLocalRandom.current();
     }
@@ -134,7 +140,8 @@ public final class RetryEngine {
     }
 
     /** Runs one attempt on the calling thread, numbered in the trace context, under the attempt timeout. */
-    <T> T runAttempt(CheckedCallable<T> work, TraceContext outer, int attempt) throws Throwable {
+    <T extends @Nullable Object> T runAttempt(CheckedCallable<T> work, TraceContext outer, int attempt)
+            throws Throwable {
         try (TraceScope scope = TraceContextHolder.open(outer.withAttempt(attempt))) {
             if (attemptGuard == null) {
                 return work.call();
@@ -146,7 +153,7 @@ public final class RetryEngine {
                 if (deadline != null && deadline.isExpired()) {
                     throw ex;
                 }
-                throw new AttemptTimeoutException(operation, attempt, config.attemptTimeout(), ex.getCause());
+                throw new AttemptTimeoutException(operation, attempt, attemptGuard.config().timeout(), ex.getCause());
             }
         }
     }
@@ -158,12 +165,13 @@ public final class RetryEngine {
             if (attemptGuard == null) {
                 return work.call().toCompletableFuture();
             }
-            return attemptGuard.callAsync(work).exceptionallyCompose(failure -> {
+            TimeoutGuard guard = attemptGuard;
+            return guard.callAsync(work).exceptionallyCompose(failure -> {
                 Throwable cause = Causes.unwrapAsync(failure);
                 Deadline deadline = outer.deadline();
                 if (cause instanceof DeadlineExceededException ex && (deadline == null || !deadline.isExpired())) {
                     return CompletableFuture.failedFuture(new AttemptTimeoutException(operation, attempt,
-                            config.attemptTimeout(), ex.getCause()));
+                            guard.config().timeout(), ex.getCause()));
                 }
                 return CompletableFuture.failedFuture(cause);
             });

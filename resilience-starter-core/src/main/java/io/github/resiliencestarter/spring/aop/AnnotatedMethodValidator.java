@@ -124,7 +124,7 @@ public class AnnotatedMethodValidator implements SmartInitializingSingleton, Bea
             boolean onClass = AnnotatedElementUtils.hasAnnotation(targetClass, resolver.annotationType());
             ReflectionUtils.doWithMethods(targetClass, method -> {
                 validate(resolver, method, targetClass, beanName);
-                if (unreachable(method) == null) {
+                if (AnnotatedMethods.unreachableReason(method) == null) {
                     annotated.computeIfAbsent(method, m -> new ArrayList<>())
                             .add("@" + resolver.annotationType().getSimpleName());
                 }
@@ -134,7 +134,7 @@ public class AnnotatedMethodValidator implements SmartInitializingSingleton, Bea
         }
         if (!annotated.isEmpty() && scannedForSelfCalls.add(targetClass)) {
             for (SelfInvocations.Call call : SelfInvocations.find(targetClass, annotated.keySet())) {
-                for (String annotation : annotated.get(call.callee())) {
+                for (String annotation : annotated.getOrDefault(call.callee(), List.of())) {
                     report(new InactiveAnnotation(AnnotatedMethods.describe(call.callee(), targetClass), annotation,
                             "called from " + call.caller() + "() of the same class, a call the proxy never sees; "
                                     + "other beans' calls are governed"));
@@ -145,7 +145,7 @@ public class AnnotatedMethodValidator implements SmartInitializingSingleton, Bea
 
     private void validate(AnnotatedMethodResolver resolver, Method method, Class<?> targetClass,
             String beanName) {
-        String unreachable = unreachable(method);
+        String unreachable = AnnotatedMethods.unreachableReason(method);
         if (unreachable != null) {
             report(new InactiveAnnotation(AnnotatedMethods.describe(method, targetClass),
                     "@" + resolver.annotationType().getSimpleName(), unreachable));
@@ -156,21 +156,6 @@ public class AnnotatedMethodValidator implements SmartInitializingSingleton, Bea
         } catch (RuntimeException ex) {
             throw new BeanCreationException(beanName, ex.getMessage(), ex);
         }
-    }
-
-    /** Why a proxy never sees calls to this method, or {@code null} when it does. */
-    private static @Nullable String unreachable(Method method) {
-        int modifiers = method.getModifiers();
-        if (Modifier.isPrivate(modifiers)) {
-            return "the method is private, and a proxy only sees calls it can override";
-        }
-        if (Modifier.isStatic(modifiers)) {
-            return "the method is static, and a proxy only sees calls on the bean";
-        }
-        if (Modifier.isFinal(modifiers)) {
-            return "the method is final, so the proxy cannot override it";
-        }
-        return null;
     }
 
     private void report(InactiveAnnotation annotation) {

@@ -2,6 +2,7 @@ package io.github.resiliencestarter.spring.aop;
 
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -50,6 +51,26 @@ public final class AnnotatedMethods {
         int parameters = specific.getParameterCount();
         return !((name.equals("toString") || name.equals("hashCode")) && parameters == 0)
                 && !(name.equals("equals") && parameters == 1 && specific.getParameterTypes()[0] == Object.class);
+    }
+
+    /**
+     * Why a proxy never sees calls to {@code method}, whatever object they are made on.
+     *
+     * @param method an annotated method
+     * @return the reason, or {@code null} when a proxy can intercept it
+     */
+    public static @Nullable String unreachableReason(Method method) {
+        int modifiers = method.getModifiers();
+        if (Modifier.isPrivate(modifiers)) {
+            return "the method is private, and a proxy only sees calls it can override";
+        }
+        if (Modifier.isStatic(modifiers)) {
+            return "the method is static, and a proxy only sees calls on the bean";
+        }
+        if (Modifier.isFinal(modifiers)) {
+            return "the method is final, so the proxy cannot override it";
+        }
+        return null;
     }
 
     /**

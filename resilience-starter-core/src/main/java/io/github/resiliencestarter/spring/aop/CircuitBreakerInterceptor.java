@@ -42,7 +42,7 @@ public class CircuitBreakerInterceptor extends OperationInterceptor<CircuitBreak
             return AsyncResults.withFallback(guard.callAsync(() -> AsyncResults.proceed(invocation)),
                     operation.fallback(), invocation.getThis(), invocation.getArguments());
         }
-        return guard.call(invocation::proceed);
+        return guard.call(proceeding(invocation));
     }
 
     @Override

@@ -80,13 +80,13 @@ public final class FallbackMethod {
     /**
      * Calls the best variant for {@code error}, or rethrows {@code error} when none handles it.
      *
-     * @param target the bean
+     * @param target the bean, {@code null} only for an invocation without one
      * @param args the original arguments
      * @param error the error the annotated method ended with
      * @return the fallback's result
      * @throws Throwable {@code error} when unhandled, or whatever the fallback threw
      */
-    public @Nullable Object invoke(Object target, Object[] args, Throwable error) throws Throwable {
+    public @Nullable Object invoke(@Nullable Object target, Object[] args, Throwable error) throws Throwable {
         Variant variant = select(error);
         if (variant == null) {
             throw error;

@@ -86,7 +86,7 @@ public class IdempotentInterceptor extends OperationInterceptor<IdempotentOperat
                 return Stages.cancelling(execution.thenApply(IdempotentResult::value), execution);
             });
         }
-        return operation.executor().execute(call.build(), invocation::proceed, RequestHeaders::markReplayed).value();
+        return operation.executor().execute(call.build(), proceeding(invocation), RequestHeaders::markReplayed).value();
     }
 
     @Override

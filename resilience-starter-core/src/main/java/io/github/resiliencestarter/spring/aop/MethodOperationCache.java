@@ -3,6 +3,7 @@ package io.github.resiliencestarter.spring.aop;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.BiFunction;
@@ -53,7 +54,8 @@ public final class MethodOperationCache<O> {
             Object value = resolved != null ? resolved : ABSENT;
             Resolved head = cache.compute(method, (key, current) -> Resolved.find(current, targetClass) != null
                     ? current : new Resolved(targetClass, value, current));
-            found = Resolved.find(head, targetClass);
+            // the compute above left an entry for this class in the chain
+            found = Objects.requireNonNull(Resolved.find(head, targetClass));
         }
         return found.operation == ABSENT ? null : (O) found.operation;
     }

@@ -1,5 +1,6 @@
 package io.github.resiliencestarter.spring.aop;
 
+import io.github.resiliencestarter.core.CheckedCallable;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
@@ -35,6 +36,16 @@ public abstract class OperationInterceptor<O> implements MethodInterceptor {
             }
             throw ex;
         }
+    }
+
+    /**
+     * The invocation as engine work: it proceeds down the chain, and its result may be {@code null}.
+     *
+     * @param invocation the call
+     * @return the work
+     */
+    protected static CheckedCallable<@Nullable Object> proceeding(MethodInvocation invocation) {
+        return invocation::proceed;
     }
 
     /**

@@ -8,6 +8,7 @@ import io.github.resiliencestarter.micrometer.TraceContextAccessor;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
 import org.springframework.aop.ProxyMethodInvocation;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
@@ -77,7 +78,10 @@ final class ReactorResults {
      * @return the stage
      */
     @SuppressWarnings("unchecked")
-    static CompletionStage<Object> toStage(Object mono) {
+    static CompletionStage<Object> toStage(@Nullable Object mono) {
+        if (mono == null) {
+            throw new IllegalStateException("a method declared to return a Mono returned null");
+        }
         TraceContext current = TraceContextHolder.current();
         Mono<Object> subscribed = (Mono<Object>) mono;
         if (current != TraceContext.empty()) {

@@ -58,7 +58,7 @@ public class RetryInterceptor extends OperationInterceptor<RetryOperation> {
             return AsyncResults.withFallback(operation.retrier().callAsync(attempt), operation.fallback(),
                     invocation.getThis(), invocation.getArguments());
         }
-        CheckedCallable<Object> attempt = blockingAttempts(invocation);
+        CheckedCallable<@Nullable Object> attempt = blockingAttempts(invocation);
         if (operation.retrier().config().hedge() != null && TX_PRESENT
                 && TransactionSynchronizationManager.isActualTransactionActive()) {
             // hedged attempts run on other threads, outside the caller's transaction and blind to its
@@ -73,9 +73,9 @@ public class RetryInterceptor extends OperationInterceptor<RetryOperation> {
      * copy on the common path); later ones run a fresh invocation of the inner interceptors and the
      * target with the arguments the call arrived with.
      */
-    private CheckedCallable<Object> blockingAttempts(MethodInvocation invocation) {
+    private CheckedCallable<@Nullable Object> blockingAttempts(MethodInvocation invocation) {
         if (!(invocation instanceof ProxyMethodInvocation proxied)) {
-            return invocation::proceed;
+            return proceeding(invocation);
         }
         if (!RetryAttemptInvocation.canRebuild(proxied)) {
             return () -> proxied.invocableClone().proceed();

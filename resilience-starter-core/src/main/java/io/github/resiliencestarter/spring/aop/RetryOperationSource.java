@@ -13,6 +13,7 @@ import io.github.resiliencestarter.timeout.TimeoutRuntime;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -260,7 +261,9 @@ public class RetryOperationSource extends AnnotatedOperationSource<Retry, RetryO
                         + "below 100 such as p95 or p99.9, or a duration such as 50ms.", ex);
             }
         }
-        Duration fixed = AnnotationValues.duration(value, null, "@Retry(hedgeDelay)", name, true);
+        // a value that is there parses to a duration or fails naming the annotation
+        Duration fixed = Objects.requireNonNull(
+                AnnotationValues.duration(value, null, "@Retry(hedgeDelay)", name, true));
         return HedgePolicy.after(fixed);
     }
 

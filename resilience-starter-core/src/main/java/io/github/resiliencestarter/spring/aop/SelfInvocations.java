@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.springframework.asm.ClassReader;
 import org.springframework.asm.ClassVisitor;
 import org.springframework.asm.MethodVisitor;
@@ -23,8 +24,10 @@ import org.springframework.asm.Type;
  * a call to a method of the bean's own class hierarchy counts, whatever object it is made on,
  * which in a bean is almost always {@code this}. A method calling itself is left out (recursion
  * inside one governed call). Calls from a lambda are reported as made from the method it is in.
+ * Used at startup ({@link AnnotatedMethodValidator}) and by the build-time rules of
+ * {@code resilience-starter-test}.
  */
-final class SelfInvocations {
+public final class SelfInvocations {
 
     private SelfInvocations() {
     }
@@ -36,7 +39,7 @@ final class SelfInvocations {
      *     {@code a lambda in create})
      * @param callee the annotated method called
      */
-    record Call(String caller, Method callee) {
+    public record Call(String caller, Method callee) {
     }
 
     /**
@@ -46,7 +49,7 @@ final class SelfInvocations {
      * @param annotated its annotated methods
      * @return each call, once per caller and callee
      */
-    static List<Call> find(Class<?> beanClass, Set<Method> annotated) {
+    public static List<Call> find(Class<?> beanClass, Set<Method> annotated) {
         Map<String, Method> byNameAndDescriptor = new HashMap<>();
         for (Method method : annotated) {
             byNameAndDescriptor.put(method.getName() + Type.getMethodDescriptor(method), method);
@@ -67,8 +70,8 @@ final class SelfInvocations {
             }
             reader.accept(new ClassVisitor(SpringAsmInfo.ASM_VERSION) {
                 @Override
-                public MethodVisitor visitMethod(int access, String name, String descriptor, String signature,
-                        String[] exceptions) {
+                public @Nullable MethodVisitor visitMethod(int access, String name, String descriptor,
+                        @Nullable String signature, String @Nullable [] exceptions) {
                     if ((access & Opcodes.ACC_STATIC) != 0 && !name.startsWith("lambda$")) {
                         return null;
                     }
@@ -101,7 +104,7 @@ final class SelfInvocations {
         return parts.length > 1 ? parts[1] : lambda;
     }
 
-    private static ClassReader read(Class<?> type) {
+    private static @Nullable ClassReader read(Class<?> type) {
         ClassLoader loader = type.getClassLoader();
         if (loader == null) {
             return null;

@@ -54,7 +54,7 @@ public class TimeoutInterceptor extends OperationInterceptor<TimeoutOperation> {
                 && TransactionSynchronizationManager.isActualTransactionActive()) {
             throw new OffloadInTransactionException(operation.name());
         }
-        return operation.guard().call(invocation::proceed);
+        return operation.guard().call(proceeding(invocation));
     }
 
     @Override

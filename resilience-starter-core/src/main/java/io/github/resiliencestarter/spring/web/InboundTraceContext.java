@@ -90,7 +90,7 @@ public final class InboundTraceContext {
 
     private String traceId(Function<String, @Nullable String> header) {
         String given = header.apply(ResilienceHeaders.TRACE_ID);
-        if (TraceIds.isValid(given)) {
+        if (given != null && TraceIds.isValid(given)) {
             return given;
         }
         if (given != null) {

@@ -63,11 +63,10 @@ public class ResilienceExceptionHandler {
     public ResponseEntity<ProblemDetail> handle(ResilienceException error, NativeWebRequest request) {
         ResponseEntity<ProblemDetail> response = ResilienceProblems.response(error,
                 request instanceof ServletWebRequest servlet ? servlet.getRequest().getRequestURI() : null,
-                includeOperation);
+                includeOperation, typeBase);
         if (response == null) {
             throw error;
         }
-        ResilienceProblems.rebase(response.getBody(), typeBase);
         return response;
     }
 }

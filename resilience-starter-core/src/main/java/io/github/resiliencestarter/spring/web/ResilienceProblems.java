@@ -177,6 +177,21 @@ public final class ResilienceProblems {
      */
     public static @Nullable ResponseEntity<ProblemDetail> response(Throwable error, @Nullable String instance,
             boolean includeOperation) {
+        return response(error, instance, includeOperation, TYPE_BASE);
+    }
+
+    /**
+     * The whole problem response for one of the starter's errors, its type under the given base.
+     *
+     * @param error the error
+     * @param instance the request path, or {@code null}
+     * @param includeOperation whether the detail may name the server's operation
+     * @param typeBase the base the problem types are rebased on ({@link #rebase})
+     * @return status, {@code Retry-After} when there is one, and the problem body; {@code null}
+     *     when the error has no problem mapping
+     */
+    public static @Nullable ResponseEntity<ProblemDetail> response(Throwable error, @Nullable String instance,
+            boolean includeOperation, String typeBase) {
         ProblemDetail problem = forError(error, includeOperation);
         if (problem == null) {
             return null;
@@ -195,7 +210,7 @@ public final class ResilienceProblems {
         if (retryAfter != null) {
             response.header(HttpHeaders.RETRY_AFTER, retryAfter.toString());
         }
-        return response.body(problem);
+        return response.body(rebase(problem, typeBase));
     }
 
     /**

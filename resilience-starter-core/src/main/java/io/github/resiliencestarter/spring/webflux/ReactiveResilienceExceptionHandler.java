@@ -58,11 +58,10 @@ public class ReactiveResilienceExceptionHandler {
     @ExceptionHandler(ResilienceException.class)
     public ResponseEntity<ProblemDetail> handle(ResilienceException error, ServerWebExchange exchange) {
         ResponseEntity<ProblemDetail> response = ResilienceProblems.response(error,
-                exchange.getRequest().getPath().value(), includeOperation);
+                exchange.getRequest().getPath().value(), includeOperation, typeBase);
         if (response == null) {
             throw error;
         }
-        ResilienceProblems.rebase(response.getBody(), typeBase);
         return response;
     }
 }

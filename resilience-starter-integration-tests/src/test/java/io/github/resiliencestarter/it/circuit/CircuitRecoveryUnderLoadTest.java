@@ -221,9 +221,11 @@ class CircuitRecoveryUnderLoadTest {
                 long during = run.arrivalTimes.stream()
                         .filter(at -> at > open.at() + TimeUnit.MILLISECONDS.toNanos(100) && at < until).count();
                 assertThat(during).as("requests that reached the downstream while the circuit was open").isZero();
-                // probes at the configured interval: half-open once the wait has passed, and not much later
-                // (Resilience4j measures the wait on the wall clock in whole milliseconds: 5 ms either way)
-                assertThat(until - open.at()).isBetween(TimeUnit.MILLISECONDS.toNanos(WAIT_IN_OPEN_MILLIS - 5),
+                // probes at the configured interval: half-open once the wait has passed, and not much later.
+                // Both ends are stamped by the observer after the transition, so the opening's stamp may lag
+                // its transition by a scheduling delay (CI saw 9 ms on 2 cores): 50 ms early is allowed, which
+                // still tells the configured 2 s from any shorter wait a test would notice
+                assertThat(until - open.at()).isBetween(TimeUnit.MILLISECONDS.toNanos(WAIT_IN_OPEN_MILLIS - 50),
                         TimeUnit.MILLISECONDS.toNanos(WAIT_IN_OPEN_MILLIS + 500));
             }
 

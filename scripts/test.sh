@@ -32,7 +32,7 @@ start_test_servers
 
 LEGS="${RESILIENCE_TEST_LEGS:-1 2 3 4}"
 JAVA25_HOME="${JAVA25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
-BOOT4_MODULES=resilience-starter-core,resilience-starter-autoconfigure,resilience-starter-integration-tests,resilience-starter-webflux-tests,resilience-starter-sample
+BOOT4_MODULES=resilience-starter-core,resilience-starter-autoconfigure,resilience-starter-test,resilience-starter-integration-tests,resilience-starter-webflux-tests,resilience-starter-sample
 
 # test classes are compiled per line: never reuse those of another leg
 fresh_test_classes() { rm -rf "$ROOT"/resilience-starter-*/target/test-classes; }

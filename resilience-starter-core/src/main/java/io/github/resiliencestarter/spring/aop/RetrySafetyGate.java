@@ -150,7 +150,14 @@ public final class RetrySafetyGate {
         return false;
     }
 
-    private boolean isIdempotentByDeclaration(Method method) {
+    /**
+     * Whether {@code method} is idempotent by what it declares: an idempotency annotation, or a
+     * handler mapped only to HTTP methods idempotent by definition (GET, HEAD, PUT, DELETE, OPTIONS).
+     *
+     * @param method the method
+     * @return {@code true} when declared idempotent
+     */
+    public boolean isIdempotentByDeclaration(Method method) {
         return hasIdempotencyAnnotation(method) || (WEB && WebMethods.isIdempotentHandler(method));
     }
 

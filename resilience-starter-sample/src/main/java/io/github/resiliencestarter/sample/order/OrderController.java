@@ -1,5 +1,6 @@
 package io.github.resiliencestarter.sample.order;
 
+import io.github.resiliencestarter.annotation.IdempotencyExempt;
 import io.github.resiliencestarter.annotation.Idempotent;
 import io.github.resiliencestarter.annotation.Timeout;
 import jakarta.validation.Valid;
@@ -39,6 +40,7 @@ public class OrderController {
      * @return the paid order
      */
     @PostMapping("/order/{orderNo}/pay")
+    @IdempotencyExempt("a status-guarded transition (rule I-7): paying a paid order changes nothing")
     public OrderView pay(@PathVariable String orderNo) {
         return orders.pay(orderNo);
     }

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.resiliencestarter.context.TraceIds;
 import io.github.resiliencestarter.testsupport.RealServers;
 import java.io.File;
+import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,6 +61,16 @@ class ProcessCrashTest {
                 .start();
     }
 
+    private static String victimLogTail(int port) {
+        try {
+            List<String> lines = Files.readAllLines(
+                    Path.of(System.getProperty("java.io.tmpdir"), "crash-victim-" + port + ".log"));
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+        } catch (IOException ex) {
+            return "(unreadable: " + ex + ")";
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"jdbc", "redis"})
     void aKilledInstanceLosesNothingAndDuplicatesNothing(String store) throws Exception {
@@ -80,6 +92,9 @@ class ProcessCrashTest {
                     Thread.sleep(200);
                 }
             }
+            // one order end to end first, outside the run's numbers: a cold JVM answered a whole burst
+            // with 504s and then committed nothing for 30 s once in CI (leg 3)
+            victimHttp.createOrder("W" + run, 2, 1, "1.00");
             // slow reservations, so that the kill finds many claims in progress
             victimHttp.faults(300, 0, 0);
             JdbcTemplate jdbc = survivor.getBean(JdbcTemplate.class);
@@ -98,7 +113,7 @@ class ProcessCrashTest {
                 });
             }
             // kill once some orders are committed and others are still running
-            long waitUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            long waitUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (System.nanoTime() < waitUntil && jdbc.queryForObject(
                     "SELECT COUNT(*) FROM orders WHERE order_no LIKE ?", Integer.class, run + "-%") < 10) {
                 Thread.sleep(20);
@@ -144,7 +159,8 @@ class ProcessCrashTest {
             int stockAfter = jdbc.queryForObject("SELECT quantity FROM stock WHERE product_id = 2", Integer.class);
             System.out.printf("%s: %d of %d orders committed before the kill; all %d answered %.1f s after it "
                     + "(lease 3 s)%n", store, committedBeforeKill, orders, answers.size(), recoverySeconds);
-            assertThat(committedBeforeKill).as("orders committed before the kill").isBetween(1, orders - 1);
+            assertThat(committedBeforeKill).as(() -> "orders committed before the kill; the victim's log ends with:\n"
+                    + victimLogTail(victimPort)).isBetween(1, orders - 1);
             assertThat(answers).hasSize(orders);
             assertThat(rows).isEqualTo(orders);
             assertThat(reservations).isEqualTo(orders);

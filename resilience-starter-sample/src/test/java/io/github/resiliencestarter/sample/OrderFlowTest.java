@@ -55,6 +55,18 @@ class OrderFlowTest {
     }
 
     @Test
+    void theInventorysRefusalIsTheOrdersProblemNotA500AndNothingIsStored() {
+        int before = http.stock(2);
+        HttpResponse<String> unknown = http.createOrder("U-" + run, 99, 1, "1.00");
+
+        assertThat(unknown.statusCode()).isEqualTo(404);
+        assertThat(SampleHttp.json(unknown).path("detail").asText()).isEqualTo("No product 99");
+        assertThat(SampleHttp.json(unknown).path("type").asText()).endsWith("inventory-refused");
+        assertThat(http.send("GET", "/order/U-" + run, null).statusCode()).isEqualTo(404);
+        assertThat(http.stock(2)).isEqualTo(before);
+    }
+
+    @Test
     void badInputIsA400ProblemAndNothingIsStored() {
         int before = http.stock(2);
         for (String body : new String[] {"{\"orderNo\":\"\",\"userId\":7,\"productId\":2,\"quantity\":1,\"amount\":1}",

@@ -2,9 +2,12 @@ package io.github.resiliencestarter.sample.inventory;
 
 import io.github.resiliencestarter.annotation.CircuitBreaker;
 import io.github.resiliencestarter.annotation.Retry;
+import io.github.resiliencestarter.sample.BusinessProblem;
 import io.github.resiliencestarter.spring.http.DerivedIdempotencyKeyInterceptor;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.core.env.Environment;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
 import org.springframework.stereotype.Component;
 import org.springframework.web.client.HttpClientErrorException;
 import org.springframework.web.client.HttpServerErrorException;
@@ -54,14 +57,24 @@ public class InventoryClient {
                     .retrieve().body(Reservation.class);
         } catch (HttpServerErrorException failed) {
             throw new InventoryUnavailable(failed);
-        } catch (HttpClientErrorException.Conflict conflict) {
-            if (!conflict.getResponseBodyAsString().contains(RESPONSE_NOT_RECORDED)) {
-                throw conflict;
+        } catch (HttpClientErrorException refused) {
+            if (refused.getStatusCode() == HttpStatus.CONFLICT
+                    && refused.getResponseBodyAsString().contains(RESPONSE_NOT_RECORDED)) {
+                // the reservation committed but its response was lost in a crash: ask for the state instead
+                return client().get().uri("/inventory/reservation/{orderNo}?productId={productId}", orderNo,
+                        productId).retrieve().body(Reservation.class);
             }
-            // the reservation committed but its response was lost in a crash: ask for the state instead
-            return client().get().uri("/inventory/reservation/{orderNo}?productId={productId}", orderNo, productId)
-                    .retrieve().body(Reservation.class);
+            // the inventory's own verdict on the request (no such product, too little stock): the
+            // caller's fault, answered as a problem of this service, not a 500
+            throw new BusinessProblem(HttpStatus.valueOf(refused.getStatusCode().value()), "inventory-refused",
+                    inventoryDetail(refused));
         }
+    }
+
+    private static String inventoryDetail(HttpClientErrorException refused) {
+        ProblemDetail problem = refused.getResponseBodyAs(ProblemDetail.class);
+        return problem != null && problem.getDetail() != null ? problem.getDetail()
+                : "The inventory refused the reservation (" + refused.getStatusCode().value() + ")";
     }
 
     private RestClient client() {

@@ -15,6 +15,12 @@
 #   and docs/bench/load-overhead.md. Environment: LOAD_WARMUP (s, 15), LOAD_SATURATION (s, 15),
 #   LOAD_CONCURRENCY (32), LOAD_CREATE_SHARE (0.5), LOAD_PRODUCTS (100), LOAD_ROUNDS (1; 2 runs
 #   on, off, off, on), LOAD_SKIP_BUILD=1 to reuse the jar and classpath of an earlier build.
+#
+# scripts/load.sh service --url=http://host:port --path=/payments --body='{"id":"{key}"}' [options]
+#   The recipe of docs/load-testing.md against any service (yours): one request template at a fixed
+#   arrival rate, a share of it exact duplicates, with an idempotency key and a budget header; the
+#   options are OpenModelLoad's (--rate, --duration, --duplicate-share, --budget-ms, --headers, --out,
+#   ...). Starts no server and builds only the load generator.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -23,8 +29,15 @@ MODE=reliability
 case "${1:-}" in
   reliability) shift ;;
   overhead) MODE=overhead; shift ;;
+  service) shift
+    ./mvnw -B -q -ntp -DskipTests -pl resilience-starter-benchmarks -am package dependency:build-classpath \
+      -Dmdep.outputFile=target/classpath.txt
+    exec java -Xmx512m -XX:+UseSerialGC \
+      -cp "resilience-starter-benchmarks/target/classes:$(cat resilience-starter-benchmarks/target/classpath.txt)" \
+      io.github.resiliencestarter.benchmarks.load.OpenModelLoad --mix=template --saturation=0 "$@" ;;
   "" | [0-9]*) ;;
-  *) echo "usage: scripts/load.sh [reliability] [requests] [min-seconds] | overhead [rate] [seconds]" >&2; exit 2 ;;
+  *) echo "usage: scripts/load.sh [reliability] [requests] [min-seconds] | overhead [rate] [seconds]" \
+       "| service --url=... --path=... [options]" >&2; exit 2 ;;
 esac
 
 # shellcheck source=scripts/test-servers.sh

@@ -26,7 +26,8 @@ import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
 
 /**
- * An open-model load generator for the sample application.
+ * An open-model load generator: the sample's order mix ({@code --mix=orders}, the default), or one
+ * request template with duplicates against any service ({@code --mix=template}, {@link TemplateRequests}).
  *
  * <p>Phase 1 (open model): in the measured window request {@code i} is due at {@code start + i /
  * rate}, whether or not earlier requests have answered, and its latency is measured from that
@@ -46,7 +47,8 @@ import org.HdrHistogram.Histogram;
  * <p>Options, as {@code --name=value}: {@code url} (required), {@code rate} (requests/s, 100),
  * {@code warmup} (s, 10), {@code duration} (s, 20), {@code saturation} (s, 10; 0 skips it),
  * {@code concurrency} (32), {@code create-share} (0.5), {@code products} (3), {@code timeout} (s,
- * 10), {@code max-in-flight} (5000), {@code label}, {@code out} (JSON file; a {@code .hgrm}
+ * 10), {@code max-in-flight} (5000), {@code mix} (orders), the template's options (see
+ * {@link TemplateRequests}), {@code label}, {@code out} (JSON file; a {@code .hgrm}
  * percentile distribution is written beside it). One JSON line is also printed to standard output.
  */
 public final class OpenModelLoad {
@@ -63,7 +65,7 @@ public final class OpenModelLoad {
 
     private final ExecutorService completions;
 
-    private final OrderRequests requests;
+    private final RequestMix requests;
 
     private OpenModelLoad(Map<String, String> options) {
         this.options = options;
@@ -76,9 +78,15 @@ public final class OpenModelLoad {
         });
         this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(completions)
                 .connectTimeout(Duration.ofSeconds(5)).build();
-        this.requests = new OrderRequests(stripSlash(required("url")), option("run-id", "L" + Long.toString(
-                System.currentTimeMillis(), 36)), Double.parseDouble(option("create-share", "0.5")),
-                Integer.parseInt(option("products", "3")), Duration.ofSeconds(Long.parseLong(option("timeout", "10"))));
+        String base = stripSlash(required("url"));
+        String runId = option("run-id", "L" + Long.toString(System.currentTimeMillis(), 36));
+        Duration timeout = Duration.ofSeconds(Long.parseLong(option("timeout", "10")));
+        this.requests = switch (option("mix", "orders")) {
+            case "orders" -> new OrderRequests(base, runId, Double.parseDouble(option("create-share", "0.5")),
+                    Integer.parseInt(option("products", "3")), timeout);
+            case "template" -> new TemplateRequests(options, base, runId, timeout);
+            default -> throw new IllegalArgumentException("--mix= is orders (the sample's) or template");
+        };
     }
 
     /**
@@ -171,17 +179,17 @@ public final class OpenModelLoad {
                 }
                 continue;
             }
-            OrderRequests.Next next = requests.next();
+            RequestMix.Sent next = requests.next();
             inFlight.incrementAndGet();
             if (measured) {
                 result.sent.increment();
             }
             long sentAt = System.nanoTime();
-            client.sendAsync(next.request(), HttpResponse.BodyHandlers.discarding()).whenComplete((response, error) -> {
+            client.sendAsync(next.request(), requests.bodies()).whenComplete((response, error) -> {
                 long now = System.nanoTime();
                 boolean ok = error == null && response.statusCode() / 100 == 2;
-                if (ok && next.createdOrderNo() != null) {
-                    requests.created(next.createdOrderNo());
+                if (error == null) {
+                    requests.answered(next, response.statusCode(), response.body());
                 }
                 if (measured) {
                     if (ok) {
@@ -190,6 +198,10 @@ public final class OpenModelLoad {
                         result.ok.increment();
                     } else {
                         result.count(error != null ? kind(error) : "http-" + response.statusCode());
+                        if (error == null) {
+                            // how fast a refusal comes (a spent budget should be answered within it)
+                            result.refusals.recordValue(micros(now - intended));
+                        }
                     }
                     lastMeasuredCompletion.accumulateAndGet(now, Math::max);
                 }
@@ -228,14 +240,14 @@ public final class OpenModelLoad {
     }
 
     private void sendClosed(ClosedResult result, long countFrom, long end, AtomicInteger running) {
-        OrderRequests.Next next = requests.next();
+        RequestMix.Sent next = requests.next();
         long sentAt = System.nanoTime();
         // asynchronous continuation: a request that fails at once (server gone) must not recurse on one stack
-        client.sendAsync(next.request(), HttpResponse.BodyHandlers.discarding()).whenCompleteAsync((response, error) -> {
+        client.sendAsync(next.request(), requests.bodies()).whenCompleteAsync((response, error) -> {
             long now = System.nanoTime();
             boolean ok = error == null && response.statusCode() / 100 == 2;
-            if (ok && next.createdOrderNo() != null) {
-                requests.created(next.createdOrderNo());
+            if (error == null) {
+                requests.answered(next, response.statusCode(), response.body());
             }
             // only answers inside the counted window count, so the throughput is completions per second
             if (now >= countFrom && now < end) {
@@ -263,6 +275,15 @@ public final class OpenModelLoad {
                 + "  max %.2f; service time p99 %.2f%n", option("label", "load"), ms(open.latency, 50),
                 ms(open.latency, 90), ms(open.latency, 99), ms(open.latency, 99.9), open.latency.getMaxValue() / 1000.0,
                 ms(open.service, 99));
+        if (open.refusals.getTotalCount() > 0) {
+            err.printf(Locale.ROOT, "[%s]   non-2xx answers from intended start (ms): p50 %.2f  p99 %.2f  max %.2f%n",
+                    option("label", "load"), ms(open.refusals, 50), ms(open.refusals, 99),
+                    open.refusals.getMaxValue() / 1000.0);
+        }
+        String mix = requests.report();
+        if (!mix.isEmpty()) {
+            err.printf(Locale.ROOT, "[%s] requests: %s%n", option("label", "load"), mix);
+        }
         if (closed != null) {
             err.printf(Locale.ROOT, "[%s] saturation (closed loop): %.1f req/s, %d errors %s, p50 %.2f ms, p99 %.2f ms%n",
                     option("label", "load"), closed.throughput(), closed.errorCount(), closed.errors,
@@ -293,6 +314,12 @@ public final class OpenModelLoad {
         field(json, "throughput", num(open.throughput())).append(',');
         field(json, "latencyMs", percentiles(open.latency)).append(',');
         field(json, "serviceTimeMs", percentiles(open.service));
+        json.append(',');
+        field(json, "non2xxLatencyMs", percentiles(open.refusals));
+        String mix = requests.report();
+        if (!mix.isEmpty()) {
+            json.append(",\"mix\":{").append(mix).append('}');
+        }
         if (closed != null) {
             json.append(",\"saturation\":{");
             field(json, "concurrency", Integer.toString(concurrency)).append(',');
@@ -408,6 +435,9 @@ public final class OpenModelLoad {
     private static final class OpenResult extends PhaseResult {
 
         final Histogram service = histogram();
+
+        /** Latency of the non-2xx answers, from the intended start. */
+        final Histogram refusals = histogram();
 
         final LongAdder sent = new LongAdder();
 

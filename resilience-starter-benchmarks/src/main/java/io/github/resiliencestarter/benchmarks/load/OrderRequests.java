@@ -2,6 +2,7 @@ package io.github.resiliencestarter.benchmarks.load;
 
 import java.net.URI;
 import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
@@ -16,7 +17,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * which is cheaper than the work it stands for and would flatter the starter. Reads only name
  * orders whose create answered 2xx, so a read never measures a 404.
  */
-final class OrderRequests {
+final class OrderRequests implements RequestMix {
 
     /** How many recently created order numbers the reads choose from. */
     private static final int RECENT = 1024;
@@ -56,11 +57,12 @@ final class OrderRequests {
     }
 
     /**
-     * The next request of the mix.
+     * The next request of the mix: the key is the order number it creates, {@code null} for a read.
      *
-     * @return the request and the order number it creates, if it is a create
+     * @return the request
      */
-    Next next() {
+    @Override
+    public Sent next() {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         long known = created.get();
         if (known > 0 && random.nextDouble() >= createShare) {
@@ -69,7 +71,7 @@ final class OrderRequests {
             if (orderNo != null) {
                 HttpRequest request = HttpRequest.newBuilder(URI.create(base + "/order/" + orderNo))
                         .timeout(timeout).GET().build();
-                return new Next(request, null);
+                return new Sent(request, null, false);
             }
         }
         String orderNo = runId + "-" + sequence.incrementAndGet();
@@ -81,24 +83,24 @@ final class OrderRequests {
         HttpRequest request = HttpRequest.newBuilder(create).timeout(timeout)
                 .header("Content-Type", "application/json").header("Idempotency-Key", orderNo)
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build();
-        return new Next(request, orderNo);
+        return new Sent(request, orderNo, false);
     }
 
-    /**
-     * Remembers an order whose create succeeded, for later reads.
-     *
-     * @param orderNo the order number
-     */
-    void created(String orderNo) {
-        recent.set((int) (created.getAndIncrement() % RECENT), orderNo);
+    @Override
+    public HttpResponse.BodyHandler<String> bodies() {
+        return HttpResponse.BodyHandlers.replacing(null);
     }
 
-    /**
-     * One request of the mix.
-     *
-     * @param request the HTTP request
-     * @param createdOrderNo the order number it creates, or {@code null} for a read
-     */
-    record Next(HttpRequest request, String createdOrderNo) {
+    /** Remembers an order whose create succeeded, for later reads. */
+    @Override
+    public void answered(Sent sent, int status, String body) {
+        if (status / 100 == 2 && sent.key() != null) {
+            recent.set((int) (created.getAndIncrement() % RECENT), sent.key());
+        }
+    }
+
+    @Override
+    public String report() {
+        return "";
     }
 }

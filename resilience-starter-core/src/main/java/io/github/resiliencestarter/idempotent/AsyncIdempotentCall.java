@@ -72,13 +72,7 @@ final class AsyncIdempotentCall<T> {
                 if (!executor.failsOpen(call)) {
                     throw ex;
                 }
-                startWork().whenComplete((value, failure) -> {
-                    if (failure != null) {
-                        result.completeExceptionally(Causes.unwrapAsync(failure));
-                    } else {
-                        result.complete(new IdempotentResult<>(value, false));
-                    }
-                });
+                runUnowned();
                 return;
             }
             carryOut(progress.afterClaim(claim), claim.existing());
@@ -88,6 +82,10 @@ final class AsyncIdempotentCall<T> {
     }
 
     private void carryOut(ClaimStep step, @Nullable IdempotencyRecord existing) throws Throwable {
+        if (executor.observesInstead(call, step)) {
+            runUnowned();
+            return;
+        }
         switch (step) {
             case RUN -> {
                 if (IdempotentExecutor.answeredTooLate(context.deadline())) {
@@ -154,6 +152,17 @@ final class AsyncIdempotentCall<T> {
                             executor.observeCompletion(call, settled);
                             result.complete(new IdempotentResult<>(value, false));
                         });
+            }
+        });
+    }
+
+    /** The work as without the annotation: nothing claimed, nothing recorded. */
+    private void runUnowned() {
+        startWork().whenComplete((value, failure) -> {
+            if (failure != null) {
+                result.completeExceptionally(Causes.unwrapAsync(failure));
+            } else {
+                result.complete(new IdempotentResult<>(value, false));
             }
         });
     }

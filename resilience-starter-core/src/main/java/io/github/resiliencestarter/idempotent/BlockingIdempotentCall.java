@@ -43,6 +43,9 @@ final class BlockingIdempotentCall {
             }
             IdempotencyRecord existing = claim.existing();
             ClaimStep step = progress.afterClaim(claim);
+            if (executor.observesInstead(call, step)) {
+                return new IdempotentResult<>(work.call(), false);
+            }
             while (step == ClaimStep.WAIT) {
                 Thread.sleep(progress.waitMillis());
                 IdempotencyRecord found = executor.store.find(call.storedKey());

@@ -1,5 +1,7 @@
 package io.github.resiliencestarter.idempotent;
 
+import java.util.Locale;
+
 /** How an idempotent call ended; the values are the metric tags of DESIGN §9. */
 public enum IdempotencyOutcome {
 
@@ -25,7 +27,34 @@ public enum IdempotencyOutcome {
     CORRUPTED,
 
     /** No key was sent to a method that does not require one; it ran without idempotency. */
-    UNPROTECTED;
+    UNPROTECTED,
+
+    /** Observed, not enforced: the key had completed and would have been replayed; the method ran. */
+    WOULD_REPLAY,
+
+    /**
+     * Observed, not enforced: the key was in progress and the duplicate would have waited for its
+     * result; the method ran.
+     */
+    WOULD_WAIT,
+
+    /** Observed, not enforced: the key was in progress and would have been answered 409; the method ran. */
+    WOULD_REJECT,
+
+    /**
+     * Observed, not enforced: the key was used with another payload and would have been answered
+     * 422; the method ran.
+     */
+    WOULD_422;
+
+    /**
+     * Whether this outcome is what an observed policy would have done instead of what it did.
+     *
+     * @return {@code true} for the {@code WOULD_} outcomes
+     */
+    public boolean observedOnly() {
+        return name().startsWith("WOULD_");
+    }
 
     /**
      * The lower-case tag value.
@@ -33,6 +62,6 @@ public enum IdempotencyOutcome {
      * @return the tag value
      */
     public String tag() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 }

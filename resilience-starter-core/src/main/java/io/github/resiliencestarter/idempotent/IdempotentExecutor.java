@@ -11,10 +11,14 @@ import io.github.resiliencestarter.idempotent.internal.ClaimStep;
 import io.github.resiliencestarter.idempotent.internal.LeaseKeeper;
 import io.github.resiliencestarter.idempotent.internal.RetryAfterEstimate;
 import io.github.resiliencestarter.idempotent.internal.Settlement;
+import io.github.resiliencestarter.rollout.RolloutPolicy;
+import io.github.resiliencestarter.rollout.Rollouts;
 import java.lang.reflect.Type;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,6 +64,12 @@ public final class IdempotentExecutor {
 
     private final RetryAfterEstimate retryAfter;
 
+    /** Enforced or only observed, per operation name; decided per call on its stored key. */
+    private final Rollouts rollouts;
+
+    /** Operations and outcomes already logged in observe mode: one line per decision kind. */
+    private final Set<String> observedLogged = ConcurrentHashMap.newKeySet();
+
     private IdempotentExecutor(Builder builder) {
         this.store = builder.store;
         this.codec = builder.codec;
@@ -70,6 +80,7 @@ public final class IdempotentExecutor {
         this.leases = time == TimeSource.SYSTEM ? LeaseKeeper.shared() : new LeaseKeeper(time);
         this.settlement = new Settlement(store, leases);
         this.retryAfter = new RetryAfterEstimate(time);
+        this.rollouts = builder.rollouts;
     }
 
     /**
@@ -102,6 +113,17 @@ public final class IdempotentExecutor {
      */
     public void countUnprotected(String operation) {
         observer.onOutcome(operation, IdempotencyOutcome.UNPROTECTED);
+    }
+
+    /**
+     * How an operation's duplicate handling is rolled out now: enforced or observed, for which
+     * share of keys.
+     *
+     * @param operation the operation's name
+     * @return the policy in force
+     */
+    public RolloutPolicy rollout(String operation) {
+        return rollouts.policy(operation);
     }
 
     /**
@@ -249,6 +271,45 @@ public final class IdempotentExecutor {
         return new IdempotentResult<>(replayed, true);
     }
 
+    /**
+     * For a duplicate's step (replay, wait, refuse): whether its operation only observes this key,
+     * in which case what it would have done is counted and logged and the call runs as it would
+     * without the annotation, claiming nothing. The first call of a key claims and records in
+     * either mode, so the decision is only needed here, off the path of a first execution.
+     *
+     * @param call the call
+     * @param step what the claim decision said
+     * @return {@code true} to run the work unowned instead of carrying out {@code step}
+     */
+    boolean observesInstead(IdempotentCall call, ClaimStep step) {
+        IdempotencyOutcome would = switch (step) {
+            case REPLAY -> IdempotencyOutcome.WOULD_REPLAY;
+            case WAIT -> IdempotencyOutcome.WOULD_WAIT;
+            case REJECT -> IdempotencyOutcome.WOULD_REJECT;
+            case KEY_REUSED -> IdempotencyOutcome.WOULD_422;
+            case RUN, CLAIM_AGAIN -> null;
+        };
+        if (would == null || rollouts.policy(call.operation()).enforces(call.storedKey())) {
+            return false;
+        }
+        observer.onOutcome(call.operation(), would);
+        if (observedLogged.add(call.operation() + ' ' + would)) {
+            log.info("@Idempotent {} observes and does not enforce: a duplicate it would have answered with {} "
+                    + "ran instead. Later such calls are counted as resilience.idempotent.calls{{outcome={}}} without "
+                    + "this line (docs/rollout.md).", call.operation(), describe(would), would.tag());
+        }
+        return true;
+    }
+
+    private static String describe(IdempotencyOutcome would) {
+        return switch (would) {
+            case WOULD_REPLAY -> "the first result (a replay)";
+            case WOULD_WAIT -> "a wait for the first call's result";
+            case WOULD_REJECT -> "409, as the first call was still running";
+            default -> "422, as the key came with another payload";
+        };
+    }
+
     /** The failure a duplicate gets for {@link ClaimStep#KEY_REUSED} or {@link ClaimStep#REJECT}. */
     IdempotencyException refusal(IdempotentCall call, ClaimStep step, @Nullable IdempotencyRecord existing) {
         if (step == ClaimStep.KEY_REUSED) {
@@ -387,6 +448,8 @@ public final class IdempotentExecutor {
 
         private TimeSource time = TimeSource.SYSTEM;
 
+        private Rollouts rollouts = Rollouts.enforceAll();
+
         private Builder(IdempotencyStore store, ResponseCodec codec) {
             this.store = Objects.requireNonNull(store, "store");
             this.codec = Objects.requireNonNull(codec, "codec");
@@ -426,6 +489,16 @@ public final class IdempotentExecutor {
          */
         public Builder timeSource(TimeSource value) {
             this.time = Objects.requireNonNull(value, "timeSource");
+            return this;
+        }
+
+        /**
+         * @param value which operations enforce their duplicate handling and which only observe it
+         *     (for which share of keys); every one enforced by default
+         * @return this builder
+         */
+        public Builder rollouts(Rollouts value) {
+            this.rollouts = Objects.requireNonNull(value, "rollouts");
             return this;
         }
 

@@ -22,7 +22,7 @@ class LayeringTest {
     private static final String[] ENGINE = {"io.github.resiliencestarter.core..",
         "io.github.resiliencestarter.context..", "io.github.resiliencestarter.timeout..",
         "io.github.resiliencestarter.retry..", "io.github.resiliencestarter.circuit..",
-        "io.github.resiliencestarter.annotation..",
+        "io.github.resiliencestarter.annotation..", "io.github.resiliencestarter.rollout..",
         "io.github.resiliencestarter.idempotent.."};
 
     @ArchTest

@@ -15,6 +15,7 @@ import io.github.resiliencestarter.idempotent.PayloadProtection;
 import io.github.resiliencestarter.idempotent.ResponseCodec;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcTransactionalCompletionRegistrar;
 import io.github.resiliencestarter.idempotent.support.Fastjson2ResponseCodec;
+import io.github.resiliencestarter.rollout.Rollouts;
 import io.github.resiliencestarter.spring.aop.IdempotencyMarker;
 import io.github.resiliencestarter.spring.aop.IdempotentInterceptor;
 import io.github.resiliencestarter.spring.aop.IdempotentOperationSource;
@@ -28,6 +29,7 @@ import io.github.resiliencestarter.spring.idempotent.ResponseEntityCodec;
 import java.util.Set;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.beans.factory.config.EmbeddedValueResolver;
@@ -152,6 +154,35 @@ public class IdempotencyAutoConfiguration {
     }
 
     /**
+     * Which {@code @Idempotent} names enforce their duplicate handling and which only observe it,
+     * for which share of keys ({@code resilience.idempotent.mode}, {@code rollout},
+     * {@code instances.<name>.*}); replaced as a whole by live tuning.
+     *
+     * @param properties the bound properties
+     * @return the rollouts
+     */
+    @Bean
+    @ConditionalOnMissingBean(name = "idempotencyRollouts")
+    public Rollouts idempotencyRollouts(IdempotencyProperties properties) {
+        Rollouts rollouts = Rollouts.enforceAll();
+        rollouts.prepare(properties.defaultRollout(), properties.namedRollouts()).run();
+        return rollouts;
+    }
+
+    /**
+     * Live tuning of the mode and rollout of {@code @Idempotent} (the other idempotency settings
+     * take effect at the next start).
+     *
+     * @param rollouts the rollouts
+     * @return the tunable group
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public IdempotencyRolloutTuning idempotencyRolloutTuning(@Qualifier("idempotencyRollouts") Rollouts rollouts) {
+        return new IdempotencyRolloutTuning(rollouts);
+    }
+
+    /**
      * Runs idempotent calls on the store. Lazy, as the store: created when the first
      * {@code @Idempotent} method is resolved ({@link IdempotencyActivation}).
      *
@@ -163,6 +194,7 @@ public class IdempotencyAutoConfiguration {
      * @param activation told that the store now exists
      * @param clientErrors tells a client's failure from others, when the web stack is there
      * @param protection how stored responses look at rest, when the application defines it
+     * @param rollouts which names enforce and which only observe
      * @return the executor
      */
     @Bean
@@ -171,13 +203,15 @@ public class IdempotencyAutoConfiguration {
     public IdempotentExecutor idempotentExecutor(IdempotencyStore store, ResponseCodec codec,
             ObjectProvider<IdempotencyObserver> observer, ObjectProvider<IdempotencyStoreDecorator> decorator,
             IdempotencyProperties properties, IdempotencyActivation activation,
-            ObjectProvider<ClientErrorReplay> clientErrors, ObjectProvider<PayloadProtection> protection) {
+            ObjectProvider<ClientErrorReplay> clientErrors, ObjectProvider<PayloadProtection> protection,
+            @Qualifier("idempotencyRollouts") Rollouts rollouts) {
         IdempotencyStoreDecorator wrap = decorator.getIfAvailable(() -> plain -> plain);
         // the near cache goes outermost: the store's own metrics then count only real round trips
         IdempotentExecutor executor = IdempotentExecutor.builder(properties.getNearCache().wrap(wrap.decorate(store)),
                 codec).observer(IdempotencyObserver.composite(observer.orderedStream().toList()))
                 .clientErrors(clientErrors.getIfAvailable(() -> ClientErrorReplay.NONE))
-                .payloadProtection(protection.getIfAvailable(() -> properties.getEncryption().toProtection())).build();
+                .payloadProtection(protection.getIfAvailable(() -> properties.getEncryption().toProtection()))
+                .rollouts(rollouts).build();
         activation.activated(store, executor);
         return executor;
     }

@@ -14,6 +14,8 @@ import io.github.resiliencestarter.idempotent.redis.RedisReplicaAcks;
 import io.github.resiliencestarter.idempotent.support.AesGcmPayloadProtection;
 import io.github.resiliencestarter.idempotent.support.InMemoryIdempotencyStore;
 import io.github.resiliencestarter.idempotent.support.NearCacheIdempotencyStore;
+import io.github.resiliencestarter.rollout.EnforcementMode;
+import io.github.resiliencestarter.rollout.RolloutPolicy;
 import io.github.resiliencestarter.spring.idempotent.RequestHeaders;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -111,6 +113,101 @@ public class IdempotencyProperties implements Validator {
 
     /** Names of fields left out of every stored response, at any depth (a replay has them empty). */
     private List<String> excludeFields = new ArrayList<>();
+
+    /**
+     * ENFORCE: duplicates are replayed, waited for or refused. OBSERVE: the first call of a key still
+     * claims and records, but a duplicate runs and is counted as what enforcement would have done
+     * (would_replay, would_wait, would_reject, would_422). Live (docs/rollout.md).
+     */
+    private EnforcementMode mode = EnforcementMode.ENFORCE;
+
+    /**
+     * In mode ENFORCE, the share of keys (0 to 100 %) whose duplicates are enforced, chosen by a
+     * stable hash of the key, so a key gets the same decision on every node; the others are observed.
+     */
+    private double rollout = 100;
+
+    /** Mode and rollout per @Idempotent name, over the two above. */
+    private Map<String, Instance> instances = new LinkedHashMap<>();
+
+    public EnforcementMode getMode() {
+        return mode;
+    }
+
+    public void setMode(EnforcementMode mode) {
+        this.mode = mode;
+    }
+
+    public double getRollout() {
+        return rollout;
+    }
+
+    public void setRollout(double rollout) {
+        this.rollout = rollout;
+    }
+
+    public Map<String, Instance> getInstances() {
+        return instances;
+    }
+
+    public void setInstances(Map<String, Instance> instances) {
+        this.instances = instances;
+    }
+
+    /**
+     * The rollout of names without one of their own.
+     *
+     * @return the policy
+     * @throws InvalidSettingException when the share is not a percentage
+     */
+    public RolloutPolicy defaultRollout() {
+        return new RolloutPolicy(mode, rollout);
+    }
+
+    /**
+     * The rollout of each name that sets one, its unset values taken from the defaults.
+     *
+     * @return the policies by name
+     * @throws InvalidSettingException when a share is not a percentage
+     */
+    public Map<String, RolloutPolicy> namedRollouts() {
+        Map<String, RolloutPolicy> named = new LinkedHashMap<>();
+        instances.forEach((name, instance) -> named.put(name, instance.rollout(this)));
+        return named;
+    }
+
+    /** The settings of one @Idempotent name. */
+    public static class Instance {
+
+        /** ENFORCE or OBSERVE for this name; unset: resilience.idempotent.mode. */
+        private @Nullable EnforcementMode mode;
+
+        /** The share enforced for this name, 0 to 100; unset: resilience.idempotent.rollout. */
+        private @Nullable Double rollout;
+
+        public @Nullable EnforcementMode getMode() {
+            return mode;
+        }
+
+        public void setMode(@Nullable EnforcementMode mode) {
+            this.mode = mode;
+        }
+
+        public @Nullable Double getRollout() {
+            return rollout;
+        }
+
+        public void setRollout(@Nullable Double rollout) {
+            this.rollout = rollout;
+        }
+
+        RolloutPolicy rollout(IdempotencyProperties defaults) {
+            EnforcementMode own = mode;
+            Double share = rollout;
+            return new RolloutPolicy(own != null ? own : defaults.getMode(),
+                    share != null ? share : defaults.getRollout());
+        }
+    }
 
     public List<String> getExcludeFields() {
         return excludeFields;
@@ -301,6 +398,9 @@ public class IdempotencyProperties implements Validator {
     public void validate(Object target, Errors errors) {
         PropertyChecks checks = PropertyChecks.reportingTo(errors);
         checks.check("", this::toConfig);
+        checks.check("", this::defaultRollout);
+        instances.forEach((name, instance) -> checks.check("instances[" + name + "].",
+                () -> instance.rollout(this)));
         checks.check("jdbc.", () -> JdbcTableName.check(jdbc.getTable()));
         checks.check("redis.", Map.of("replicas", "replica-acks", "timeout", "replica-ack-timeout"),
                 redis::toReplicaAcks);

@@ -5,6 +5,7 @@ import io.github.resiliencestarter.retry.RetryBudget;
 import io.github.resiliencestarter.retry.RetryConfig;
 import io.github.resiliencestarter.retry.RetryConfigRegistry;
 import io.github.resiliencestarter.retry.support.RatioRetryBudget;
+import io.github.resiliencestarter.rollout.RolloutPolicy;
 import io.github.resiliencestarter.spring.aop.AnnotatedMethodValidator;
 import io.github.resiliencestarter.spring.aop.IdempotentOperation;
 import io.github.resiliencestarter.spring.aop.IdempotentOperationSource;
@@ -160,6 +161,10 @@ public class ResilienceEndpoint {
         out.put("onInProgress", op.config().onInProgress().name());
         out.put("waitTimeoutMs", op.config().waitTimeout().toMillis());
         out.put("failOpen", op.config().failOpen());
+        // enforced or only observed, and for which share of keys (docs/rollout.md)
+        RolloutPolicy rollout = op.executor().rollout(op.name());
+        out.put("mode", rollout.mode().name());
+        out.put("rollout", rollout.percent());
         return out;
     }
 

@@ -54,6 +54,26 @@ class RolloutPolicyTest {
     }
 
     @Test
+    void aShareCoversExactlyItsBuckets() {
+        String atTheEdge = keyInBucket(1999);
+        String justPast = keyInBucket(2000);
+        RolloutPolicy twenty = new RolloutPolicy(EnforcementMode.ENFORCE, 20);
+
+        assertThat(twenty.enforces(atTheEdge)).isTrue();
+        assertThat(twenty.enforces(justPast)).isFalse();
+        assertThat(new RolloutPolicy(EnforcementMode.ENFORCE, 20.01).enforces(justPast)).isTrue();
+        assertThat(new RolloutPolicy(EnforcementMode.OBSERVE, 20).enforces(atTheEdge)).isFalse();
+    }
+
+    private static String keyInBucket(int bucket) {
+        for (int i = 0; ; i++) {
+            if (RolloutBuckets.bucket("edge-" + i) == bucket) {
+                return "edge-" + i;
+            }
+        }
+    }
+
+    @Test
     void aShareOutsideZeroToAHundredIsRefusedNamingTheSetting() {
         assertThatThrownBy(() -> new RolloutPolicy(EnforcementMode.ENFORCE, 101))
                 .isInstanceOf(InvalidSettingException.class).hasMessageContaining("rollout must be between 0 and 100");

@@ -34,11 +34,12 @@ public record RolloutPolicy(EnforcementMode mode, double percent) {
      * @return {@code true} to enforce, {@code false} to observe
      */
     public boolean enforces(CharSequence selector) {
-        if (mode == EnforcementMode.OBSERVE) {
-            return false;
+        if (enforcesAll()) {
+            // the default: no hash to compute
+            return true;
         }
         // whole hundredths of a percent: 20 % is exactly buckets 0 to 1 999
-        return percent >= 100 || RolloutBuckets.bucket(selector) < Math.round(percent * 100);
+        return mode == EnforcementMode.ENFORCE && RolloutBuckets.bucket(selector) < Math.round(percent * 100);
     }
 
     /**

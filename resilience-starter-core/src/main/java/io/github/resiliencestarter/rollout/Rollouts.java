@@ -2,7 +2,6 @@ package io.github.resiliencestarter.rollout;
 
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
 
 /**
  * The rollout of one kind of policy ({@code @Idempotent}, say): a default and one per named
@@ -36,18 +35,6 @@ public final class Rollouts {
         Snapshot snapshot = current;
         RolloutPolicy own = snapshot.named.isEmpty() ? null : snapshot.named.get(name);
         return own != null ? own : snapshot.defaults;
-    }
-
-    /**
-     * Every named rollout, and the default under {@code ""}.
-     *
-     * @return the policies in force
-     */
-    public Map<String, RolloutPolicy> describe() {
-        Snapshot snapshot = current;
-        TreeMap<String, RolloutPolicy> all = new TreeMap<>(snapshot.named);
-        all.put("", snapshot.defaults);
-        return all;
     }
 
     /**

@@ -12,13 +12,12 @@ import io.github.resiliencestarter.idempotent.internal.LeaseKeeper;
 import io.github.resiliencestarter.idempotent.internal.RetryAfterEstimate;
 import io.github.resiliencestarter.idempotent.internal.Settlement;
 import io.github.resiliencestarter.rollout.RolloutPolicy;
+import io.github.resiliencestarter.rollout.FirstObservations;
 import io.github.resiliencestarter.rollout.Rollouts;
 import java.lang.reflect.Type;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,7 +67,7 @@ public final class IdempotentExecutor {
     private final Rollouts rollouts;
 
     /** Operations and outcomes already logged in observe mode: one line per decision kind. */
-    private final Set<String> observedLogged = ConcurrentHashMap.newKeySet();
+    private final FirstObservations observedLogged = new FirstObservations();
 
     private IdempotentExecutor(Builder builder) {
         this.store = builder.store;
@@ -293,7 +292,7 @@ public final class IdempotentExecutor {
             return false;
         }
         observer.onOutcome(call.operation(), would);
-        if (observedLogged.add(call.operation() + ' ' + would)) {
+        if (observedLogged.first(call.operation(), would.tag())) {
             log.info("@Idempotent {} observes and does not enforce: a duplicate it would have answered with {} "
                     + "ran instead. Later such calls are counted as resilience.idempotent.calls{{outcome={}}} without "
                     + "this line (docs/rollout.md).", call.operation(), describe(would), would.tag());

@@ -5,6 +5,7 @@ import io.github.resiliencestarter.retry.backoff.BackOff;
 import io.github.resiliencestarter.retry.backoff.ExponentialBackOff;
 import io.github.resiliencestarter.retry.backoff.Jitter;
 import io.github.resiliencestarter.retry.backoff.Jitters;
+import io.github.resiliencestarter.rollout.RolloutPolicy;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Predicate;
@@ -63,6 +64,8 @@ public final class RetryConfig {
 
     private final @Nullable HedgePolicy hedge;
 
+    private final RolloutPolicy rollout;
+
     private RetryConfig(Builder builder) {
         this.maxAttempts = builder.maxAttempts;
         this.backOff = builder.backOff;
@@ -76,6 +79,7 @@ public final class RetryConfig {
         this.onlyUnsentFailures = builder.onlyUnsentFailures;
         this.avoidFailedTargets = builder.avoidFailedTargets;
         this.hedge = builder.hedge;
+        this.rollout = builder.rollout;
     }
 
     /**
@@ -117,6 +121,7 @@ public final class RetryConfig {
         builder.onlyUnsentFailures = base.onlyUnsentFailures;
         builder.avoidFailedTargets = base.avoidFailedTargets;
         builder.hedge = base.hedge;
+        builder.rollout = base.rollout;
         return builder;
     }
 
@@ -199,10 +204,21 @@ public final class RetryConfig {
         return hedge;
     }
 
+    /**
+     * Which calls retry: in mode enforce, the rollout's share of requests, chosen by trace id; the
+     * others, and every call in mode observe, make one attempt and count the retry that was due
+     * ({@link RetryOutcome#WOULD_RETRY}).
+     *
+     * @return the rollout
+     */
+    public RolloutPolicy rollout() {
+        return rollout;
+    }
+
     @Override
     public String toString() {
         return "RetryConfig[maxAttempts=" + maxAttempts + ", backOff=" + backOff + ", attemptTimeout="
-                + attemptTimeout + ", onlyUnsentFailures=" + onlyUnsentFailures + ", hedge=" + hedge + "]";
+                + attemptTimeout + ", onlyUnsentFailures=" + onlyUnsentFailures + ", hedge=" + hedge + ", rollout=" + rollout + "]";
     }
 
     /** Builds a {@link RetryConfig}; every setter validates its argument at once. */
@@ -231,6 +247,8 @@ public final class RetryConfig {
         private boolean avoidFailedTargets;
 
         private @Nullable HedgePolicy hedge;
+
+        private RolloutPolicy rollout = RolloutPolicy.ENFORCE_ALL;
 
         private Builder() {
         }
@@ -381,6 +399,17 @@ public final class RetryConfig {
          */
         public Builder hedge(@Nullable HedgePolicy value) {
             this.hedge = value;
+            return this;
+        }
+
+        /**
+         * Sets which calls retry and which only observe (docs/rollout.md).
+         *
+         * @param value the rollout; {@link RolloutPolicy#ENFORCE_ALL} by default
+         * @return this builder
+         */
+        public Builder rollout(RolloutPolicy value) {
+            this.rollout = Objects.requireNonNull(value, "rollout");
             return this;
         }
 

@@ -16,7 +16,10 @@ public enum RetryOutcome {
     FAILED_WITHOUT_RETRY,
 
     /** A retry was due but the retry budget denied it. */
-    BUDGET_DENIED;
+    BUDGET_DENIED,
+
+    /** Observed, not enforced: the first attempt failed and a retry was due, which was not made. */
+    WOULD_RETRY;
 
     /**
      * The lower-case tag value, for example {@code success_with_retry}.

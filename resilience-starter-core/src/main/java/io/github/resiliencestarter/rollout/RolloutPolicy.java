@@ -1,7 +1,9 @@
 package io.github.resiliencestarter.rollout;
 
+import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.core.InvalidSettingException;
 import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * How one policy is rolled out: its mode, and the share of requests (0 to 100 %) it enforces in
@@ -22,9 +24,21 @@ public record RolloutPolicy(EnforcementMode mode, double percent) {
      */
     public RolloutPolicy {
         Objects.requireNonNull(mode, "mode");
+        checkPercent(percent);
+    }
+
+    /**
+     * Checks a share before it is used.
+     *
+     * @param percent the share enforced
+     * @return the share
+     * @throws InvalidSettingException when it is not between 0 and 100
+     */
+    public static double checkPercent(double percent) {
         if (!(percent >= 0 && percent <= 100)) {
             throw new InvalidSettingException("rollout", "must be between 0 and 100 (a percentage)", percent);
         }
+        return percent;
     }
 
     /**
@@ -38,8 +52,29 @@ public record RolloutPolicy(EnforcementMode mode, double percent) {
             // the default: no hash to compute
             return true;
         }
+        return enforcesBucket(RolloutBuckets.bucket(selector));
+    }
+
+    /**
+     * Whether this request's decisions take effect, chosen by its trace id: one request gets one
+     * decision in every service and on every node it crosses ({@code @Timeout}, {@code @Retry}).
+     * A call outside any request, without a trace id, is drawn at random, so the share still holds.
+     *
+     * @param request the trace context of the call
+     * @return {@code true} to enforce, {@code false} to observe
+     */
+    public boolean enforces(TraceContext request) {
+        if (enforcesAll()) {
+            return true;
+        }
+        String traceId = request.traceId();
+        return enforcesBucket(traceId != null ? RolloutBuckets.bucket(traceId)
+                : ThreadLocalRandom.current().nextInt(RolloutBuckets.BUCKETS));
+    }
+
+    private boolean enforcesBucket(int bucket) {
         // whole hundredths of a percent: 20 % is exactly buckets 0 to 1 999
-        return mode == EnforcementMode.ENFORCE && RolloutBuckets.bucket(selector) < Math.round(percent * 100);
+        return mode == EnforcementMode.ENFORCE && bucket < Math.round(percent * 100);
     }
 
     /**

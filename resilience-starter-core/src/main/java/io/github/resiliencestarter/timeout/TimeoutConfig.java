@@ -1,6 +1,8 @@
 package io.github.resiliencestarter.timeout;
 
 import io.github.resiliencestarter.core.InvalidSettingException;
+import io.github.resiliencestarter.rollout.EnforcementMode;
+import io.github.resiliencestarter.rollout.RolloutPolicy;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -25,10 +27,14 @@ public final class TimeoutConfig {
 
     private final boolean inheritDeadline;
 
+    private final RolloutPolicy rollout;
+
     private TimeoutConfig(Builder builder) {
         this.timeout = builder.timeout;
         this.mode = builder.mode;
         this.inheritDeadline = builder.inheritDeadline;
+        this.rollout = new RolloutPolicy(mode == TimeoutMode.OBSERVE ? EnforcementMode.OBSERVE : EnforcementMode.ENFORCE,
+                builder.rolloutPercent);
     }
 
     /**
@@ -56,7 +62,8 @@ public final class TimeoutConfig {
      * @return a new builder
      */
     public static Builder from(TimeoutConfig base) {
-        return new Builder().timeout(base.timeout).mode(base.mode).inheritDeadline(base.inheritDeadline);
+        return new Builder().timeout(base.timeout).mode(base.mode).inheritDeadline(base.inheritDeadline)
+                .rollout(base.rollout.percent());
     }
 
     /**
@@ -71,10 +78,20 @@ public final class TimeoutConfig {
     /**
      * How the limit is enforced.
      *
-     * @return {@link TimeoutMode#OFFLOAD} or {@link TimeoutMode#INTERRUPT}
+     * @return {@link TimeoutMode#OFFLOAD}, {@link TimeoutMode#INTERRUPT} or {@link TimeoutMode#OBSERVE}
      */
     public TimeoutMode mode() {
         return mode;
+    }
+
+    /**
+     * Which calls the limit is enforced on: none in mode {@link TimeoutMode#OBSERVE}, otherwise
+     * the rollout's share of requests, chosen by trace id; the others are observed.
+     *
+     * @return the rollout
+     */
+    public RolloutPolicy rollout() {
+        return rollout;
     }
 
     /**
@@ -89,7 +106,8 @@ public final class TimeoutConfig {
 
     @Override
     public String toString() {
-        return "TimeoutConfig[timeout=" + timeout + ", mode=" + mode + ", inheritDeadline=" + inheritDeadline + "]";
+        return "TimeoutConfig[timeout=" + timeout + ", mode=" + mode + ", inheritDeadline=" + inheritDeadline
+                + ", rollout=" + rollout.percent() + "%]";
     }
 
     /** Builds a {@link TimeoutConfig}; every setter validates its argument at once. */
@@ -100,6 +118,8 @@ public final class TimeoutConfig {
         private TimeoutMode mode = DEFAULT_MODE;
 
         private boolean inheritDeadline = true;
+
+        private double rolloutPercent = 100;
 
         private Builder() {
         }
@@ -122,13 +142,14 @@ public final class TimeoutConfig {
         /**
          * Sets the enforcement mode.
          *
-         * @param value {@link TimeoutMode#OFFLOAD} or {@link TimeoutMode#INTERRUPT}
+         * @param value {@link TimeoutMode#OFFLOAD}, {@link TimeoutMode#INTERRUPT} or
+         *     {@link TimeoutMode#OBSERVE}
          * @return this builder
          */
         public Builder mode(TimeoutMode value) {
             Objects.requireNonNull(value, "mode");
             if (value == TimeoutMode.DEFAULT) {
-                throw new InvalidSettingException("mode", "must be OFFLOAD or INTERRUPT", value);
+                throw new InvalidSettingException("mode", "must be OFFLOAD, INTERRUPT or OBSERVE", value);
             }
             this.mode = value;
             return this;
@@ -142,6 +163,18 @@ public final class TimeoutConfig {
          */
         public Builder inheritDeadline(boolean value) {
             this.inheritDeadline = value;
+            return this;
+        }
+
+        /**
+         * Sets the share of requests (by trace id) the limit is enforced on; the others are
+         * observed.
+         *
+         * @param percent from 0 to 100 (the default)
+         * @return this builder
+         */
+        public Builder rollout(double percent) {
+            this.rolloutPercent = RolloutPolicy.checkPercent(percent);
             return this;
         }
 

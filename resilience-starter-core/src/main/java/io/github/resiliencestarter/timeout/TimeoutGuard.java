@@ -8,6 +8,7 @@ import io.github.resiliencestarter.context.TraceScope;
 import io.github.resiliencestarter.core.Causes;
 import io.github.resiliencestarter.core.CheckedCallable;
 import io.github.resiliencestarter.core.ContextPropagator;
+import io.github.resiliencestarter.rollout.RolloutPolicy;
 import io.github.resiliencestarter.timeout.DeadlineExceededException.Reason;
 import io.github.resiliencestarter.timeout.internal.InterruptTimer;
 import java.util.Objects;
@@ -24,6 +25,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs work within a deadline: the programmatic form of {@code @Timeout}.
@@ -40,6 +43,8 @@ import org.jspecify.annotations.Nullable;
  * Instances are immutable and thread-safe.
  */
 public final class TimeoutGuard {
+
+    private static final Logger log = LoggerFactory.getLogger(TimeoutGuard.class);
 
     /** What an OFFLOAD caller leaves for a worker that has not started when it gives up. */
     private static final Object CANCELLED = new Object();
@@ -88,6 +93,9 @@ public final class TimeoutGuard {
      * @throws Throwable whatever the work threw, unchanged
      */
     public <T extends @Nullable Object> T call(CheckedCallable<T> work) throws Throwable {
+        if (observes()) {
+            return observed(work);
+        }
         TimeoutObserver observer = runtime.observer();
         // clock reads cost ~20 ns each: the call's duration is read only for an observer
         long started = observer != TimeoutObserver.NOOP ? runtime.time().nanoTime() : 0;
@@ -129,6 +137,9 @@ public final class TimeoutGuard {
      * @return the bounded result
      */
     public <T> CompletableFuture<T> callAsync(CheckedCallable<? extends CompletionStage<T>> work) {
+        if (observes()) {
+            return observedAsync(work);
+        }
         long started = runtime.time().nanoTime();
         TraceContext inner = innerContext();
         Deadline effective = deadlineOf(inner);
@@ -173,6 +184,51 @@ public final class TimeoutGuard {
             }
         });
         return bounded;
+    }
+
+    /** Whether this call is only observed: mode OBSERVE, or a trace id outside the rollout's share. */
+    private boolean observes() {
+        RolloutPolicy rollout = config.rollout();
+        return !rollout.enforcesAll() && !rollout.enforces(TraceContextHolder.current());
+    }
+
+    /**
+     * Runs the work as if there were no timeout (the caller's thread, the caller's context) and
+     * counts it when it ran past the deadline it would have had.
+     */
+    private <T extends @Nullable Object> T observed(CheckedCallable<T> work) throws Throwable {
+        long started = runtime.time().nanoTime();
+        Deadline wouldEnd = deadlineOf(innerContext());
+        try {
+            return work.call();
+        } finally {
+            observedEnd(wouldEnd, started);
+        }
+    }
+
+    /** {@link #observed} for asynchronous work: the work's own future, untouched, is the result. */
+    private <T> CompletableFuture<T> observedAsync(CheckedCallable<? extends CompletionStage<T>> work) {
+        long started = runtime.time().nanoTime();
+        Deadline wouldEnd = deadlineOf(innerContext());
+        CompletableFuture<T> source;
+        try {
+            source = work.call().toCompletableFuture();
+        } catch (Throwable ex) {
+            observedEnd(wouldEnd, started);
+            return CompletableFuture.failedFuture(ex);
+        }
+        source.whenComplete((value, failure) -> observedEnd(wouldEnd, started));
+        return source;
+    }
+
+    private void observedEnd(Deadline wouldEnd, long started) {
+        TimeoutOutcome outcome = wouldEnd.isExpired() ? TimeoutOutcome.WOULD_TIMEOUT : TimeoutOutcome.SUCCESS;
+        runtime.observer().onOutcome(operation, outcome, runtime.time().nanoTime() - started);
+        if (outcome == TimeoutOutcome.WOULD_TIMEOUT && runtime.observed().first(operation, outcome.tag())) {
+            log.info("@Timeout {} observes and does not enforce: a call ran past the {} limit and was not cut. Later "
+                    + "such calls are counted as resilience.timeout.calls{{outcome={}}} without this line "
+                    + "(docs/rollout.md).", operation, config.timeout(), outcome.tag());
+        }
     }
 
     /** The deadline of a context {@link #innerContext()} opened: it always carries one. */

@@ -21,5 +21,14 @@ public enum TimeoutMode {
      * keeps thread-bound state (transactions), but a call that ignores interrupts holds the caller
      * until it returns; it still ends in a timeout error.
      */
-    INTERRUPT
+    INTERRUPT,
+
+    /**
+     * Cut nothing: the work runs as without a timeout, on the caller's thread and in the caller's
+     * context, and a call that passes the deadline it would have had is counted
+     * ({@link TimeoutOutcome#WOULD_TIMEOUT}). For trying a timeout on live traffic before enforcing
+     * it (docs/rollout.md). Set in the properties, it wins over a mode on the annotation, which then
+     * says how to enforce once the instance enforces.
+     */
+    OBSERVE
 }

@@ -15,7 +15,10 @@ public enum TimeoutOutcome {
     REJECTED,
 
     /** No time was left; the call did not run. */
-    BUDGET_SPENT;
+    BUDGET_SPENT,
+
+    /** Observed, not enforced: the call ran past the deadline it would have had, and was not cut. */
+    WOULD_TIMEOUT;
 
     /**
      * The lower-case tag value.

@@ -3,6 +3,7 @@ package io.github.resiliencestarter.timeout;
 import com.alibaba.ttl.TtlCallable;
 import io.github.resiliencestarter.context.TimeSource;
 import io.github.resiliencestarter.core.ContextPropagator;
+import io.github.resiliencestarter.rollout.FirstObservations;
 import io.github.resiliencestarter.timeout.internal.InterruptTimer;
 import io.github.resiliencestarter.timeout.support.TimeoutExecutors;
 import java.time.Duration;
@@ -43,6 +44,8 @@ public final class TimeoutRuntime implements AutoCloseable {
     private final Duration awaitTermination;
 
     private final TimeoutObserver observer;
+
+    private final FirstObservations observed = new FirstObservations();
 
     private volatile @Nullable ScheduledThreadPoolExecutor asyncTimer;
 
@@ -132,6 +135,11 @@ public final class TimeoutRuntime implements AutoCloseable {
 
     TimeoutObserver observer() {
         return observer;
+    }
+
+    /** What observing guards have logged once already. */
+    FirstObservations observed() {
+        return observed;
     }
 
     /** Stops accepting work, waits up to the configured time for running work, then interrupts it. */

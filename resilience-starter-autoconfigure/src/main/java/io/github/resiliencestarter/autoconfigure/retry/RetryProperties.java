@@ -14,6 +14,8 @@ import io.github.resiliencestarter.retry.backoff.BackOffs;
 import io.github.resiliencestarter.retry.backoff.ExponentialBackOff;
 import io.github.resiliencestarter.retry.backoff.JitterType;
 import io.github.resiliencestarter.retry.support.RatioRetryBudget;
+import io.github.resiliencestarter.rollout.EnforcementMode;
+import io.github.resiliencestarter.rollout.RolloutPolicy;
 import io.github.resiliencestarter.spring.aop.RetrySafetyMode;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -208,6 +210,12 @@ public class RetryProperties extends RetrySettings implements Validator {
         }
         if (settings.getMaxRetryAfter() != null) {
             builder.maxRetryAfter(settings.getMaxRetryAfter());
+        }
+        EnforcementMode mode = settings.getMode();
+        Double rollout = settings.getRollout();
+        if (mode != null || rollout != null) {
+            builder.rollout(new RolloutPolicy(mode != null ? mode : base.rollout().mode(),
+                    rollout != null ? rollout : base.rollout().percent()));
         }
         return builder.build();
     }

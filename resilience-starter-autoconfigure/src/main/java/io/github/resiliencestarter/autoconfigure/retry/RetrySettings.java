@@ -2,6 +2,7 @@ package io.github.resiliencestarter.autoconfigure.retry;
 
 import io.github.resiliencestarter.retry.backoff.BackOffType;
 import io.github.resiliencestarter.retry.backoff.JitterType;
+import io.github.resiliencestarter.rollout.EnforcementMode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,11 +42,36 @@ public class RetrySettings {
     /** Longest wait a server's Retry-After may ask for (default 30s); a longer one waits this long. */
     private @Nullable Duration maxRetryAfter;
 
+    /**
+     * ENFORCE (default) retries; OBSERVE makes one attempt and counts the retry that was due
+     * (outcome would_retry). Live (docs/rollout.md).
+     */
+    private @Nullable EnforcementMode mode;
+
+    /** In mode ENFORCE, the share of requests (0 to 100 %, by trace id) that retry (default 100). Live. */
+    private @Nullable Double rollout;
+
     /** More failure types to retry, wherever they appear in the cause chain. */
     private List<Class<? extends Throwable>> retryFor = new ArrayList<>();
 
     /** Failure types never to retry, wherever they appear in the cause chain; wins over retry-for. */
     private List<Class<? extends Throwable>> noRetryFor = new ArrayList<>();
+
+    public @Nullable EnforcementMode getMode() {
+        return mode;
+    }
+
+    public void setMode(@Nullable EnforcementMode mode) {
+        this.mode = mode;
+    }
+
+    public @Nullable Double getRollout() {
+        return rollout;
+    }
+
+    public void setRollout(@Nullable Double rollout) {
+        this.rollout = rollout;
+    }
 
     public @Nullable Integer getMaxAttempts() {
         return maxAttempts;

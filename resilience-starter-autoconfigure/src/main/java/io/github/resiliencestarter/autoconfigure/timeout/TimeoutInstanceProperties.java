@@ -13,8 +13,17 @@ public class TimeoutInstanceProperties {
     /** Local limit (default 1s). */
     private @Nullable Duration duration;
 
-    /** Enforcement: OFFLOAD (default) or INTERRUPT. */
+    /**
+     * Enforcement: OFFLOAD (default) or INTERRUPT; or OBSERVE, which cuts nothing and counts the
+     * calls that ran past the limit (outcome would_timeout). Live (docs/rollout.md).
+     */
     private @Nullable TimeoutMode mode;
+
+    /**
+     * The share of requests (0 to 100 %, by trace id) the limit is enforced on in mode OFFLOAD or
+     * INTERRUPT; the others are observed (default 100). Live.
+     */
+    private @Nullable Double rollout;
 
     public @Nullable Duration getDuration() {
         return duration;
@@ -30,5 +39,13 @@ public class TimeoutInstanceProperties {
 
     public void setMode(@Nullable TimeoutMode mode) {
         this.mode = mode;
+    }
+
+    public @Nullable Double getRollout() {
+        return rollout;
+    }
+
+    public void setRollout(@Nullable Double rollout) {
+        this.rollout = rollout;
     }
 }

@@ -32,6 +32,7 @@ public class TimeoutProperties extends TimeoutInstanceProperties implements Vali
     public TimeoutProperties() {
         setDuration(TimeoutConfig.DEFAULT_TIMEOUT);
         setMode(TimeoutConfig.DEFAULT_MODE);
+        setRollout(100.0);
     }
 
     public boolean isEnabled() {
@@ -97,6 +98,9 @@ public class TimeoutProperties extends TimeoutInstanceProperties implements Vali
         }
         if (settings.getMode() != null) {
             builder.mode(settings.getMode());
+        }
+        if (settings.getRollout() != null) {
+            builder.rollout(settings.getRollout());
         }
         return builder.build();
     }

@@ -34,6 +34,9 @@ public final class AsyncRetry<T> {
 
     final CompletableFuture<T> result = new CompletableFuture<>();
 
+    /** Whether the call only observes: one attempt, never hedged, a due retry counted instead. */
+    private final boolean observing;
+
     private final long callStarted;
 
     private @Nullable List<Throwable> earlier;
@@ -51,6 +54,7 @@ public final class AsyncRetry<T> {
         this.work = work;
         this.outer = outer;
         this.callStarted = engine.time.nanoTime();
+        this.observing = engine.observes(outer);
     }
 
     /**
@@ -77,7 +81,7 @@ public final class AsyncRetry<T> {
         if (result.isDone()) {
             return; // cancelled by the caller while waiting
         }
-        if (engine.hedges()) {
+        if (engine.hedges() && !observing) {
             new AsyncHedgedRound<>(this, attempt).start();
             return;
         }
@@ -114,7 +118,7 @@ public final class AsyncRetry<T> {
             earlier.addAll(otherFailures);
         }
         RetryDecision decision = engine.decider.decide(attempt, failure, value, previousDelay, started,
-                outer.deadline(), engine.random(), outer);
+                outer.deadline(), engine.random(), outer, observing);
         if (decision == RetryDecision.ACCEPT) {
             if (hedgeDecided) {
                 engine.observer.onHedgeWon(engine.operation, winner);

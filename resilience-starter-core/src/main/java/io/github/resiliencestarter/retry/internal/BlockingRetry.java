@@ -40,6 +40,9 @@ public final class BlockingRetry {
             throw DeadlineExceededException.budgetSpent(engine.operation);
         }
         engine.config.budget().recordCall();
+        boolean observing = engine.observes(outer);
+        // an observed call runs one attempt as without @Retry: never a hedge beside it
+        boolean hedged = hedging && !observing;
         // clock reads cost ~20 ns each: only when someone needs the duration or a deadline needs the attempt time
         boolean observed = engine.observer != RetryObserver.NOOP;
         long callStarted = observed ? engine.time.nanoTime() : 0;
@@ -49,12 +52,12 @@ public final class BlockingRetry {
         int attempts = 0;
         int hedges = 0;
         for (;;) {
-            long started = deadline != null || hedging ? engine.time.nanoTime() : 0;
+            long started = deadline != null || hedged ? engine.time.nanoTime() : 0;
             @Nullable T result = null;
             Throwable failure = null;
             int decisive;
             boolean hedgeDecided = false;
-            if (hedging) {
+            if (hedged) {
                 BlockingHedgedRound<T> round = new BlockingHedgedRound<>(engine, work, outer, attempts, started);
                 round.run();
                 attempts = round.attempts;
@@ -83,7 +86,7 @@ public final class BlockingRetry {
                 }
             }
             RetryDecision decision = engine.decider.decide(attempts, failure, result, previousDelay, started, deadline,
-                    rnd, outer);
+                    rnd, outer, observing);
             if (decision == RetryDecision.ACCEPT) {
                 if (hedgeDecided) {
                     engine.observer.onHedgeWon(engine.operation, decisive);

@@ -47,10 +47,13 @@ public final class RetryDecider {
      * @param rnd the random source of back-off and jitter
      * @param retried the context the call's attempts are numbered in: its idempotent execution
      *     says whether one of them committed its writes
+     * @param observing whether the call only observes: a retry that would follow stops it
+     *     ({@link RetryStop#OBSERVED}), and the budget is not asked, as its token would be spent on
+     *     nothing
      * @return what follows
      */
     public RetryDecision decide(int attempt, @Nullable Throwable failure, @Nullable Object result, long previousDelay,
-            long started, @Nullable Deadline deadline, RandomGenerator rnd, TraceContext retried) {
+            long started, @Nullable Deadline deadline, RandomGenerator rnd, TraceContext retried, boolean observing) {
         if (isAcceptable(failure, result)) {
             return RetryDecision.ACCEPT;
         }
@@ -74,6 +77,9 @@ public final class RetryDecider {
         if (deadline != null && saturatedAdd(delay, Math.max(config.minAttemptTime().toNanos(),
                 time.nanoTime() - started)) >= deadline.remainingNanos()) {
             return RetryDecision.stop(RetryStop.NO_TIME);
+        }
+        if (observing) {
+            return RetryDecision.stop(RetryStop.OBSERVED);
         }
         if (!config.budget().tryAcquireRetry()) {
             return RetryDecision.stop(RetryStop.BUDGET_DENIED);
@@ -134,6 +140,9 @@ public final class RetryDecider {
     public static RetryOutcome outcome(int attempts, RetryStop stop) {
         if (stop == RetryStop.BUDGET_DENIED) {
             return RetryOutcome.BUDGET_DENIED;
+        }
+        if (stop == RetryStop.OBSERVED) {
+            return RetryOutcome.WOULD_RETRY;
         }
         return attempts > 1 ? RetryOutcome.FAILED_WITH_RETRY : RetryOutcome.FAILED_WITHOUT_RETRY;
     }

@@ -130,6 +130,11 @@ public final class RetryEngine {
         return Objects.requireNonNull(hedgeRuntime, "a hedged round on a config without a hedge policy");
     }
 
+    /** Whether a call in {@code outer} only observes: the rollout leaves its trace id out. */
+    boolean observes(TraceContext outer) {
+        return !config.rollout().enforces(outer);
+    }
+
     RandomGenerator random() {
         return random != null ? random : ThreadLocalRandom.current();
     }

@@ -21,6 +21,9 @@ public enum RetryStop {
     /** The retry budget refused another attempt. */
     BUDGET_DENIED("retry budget exhausted (rule R-6)"),
 
+    /** Observe mode: a retry was due and was counted instead of made. */
+    OBSERVED("observe mode: a retry was due and was counted, not made (docs/rollout.md)"),
+
     /** The caller was interrupted while waiting. */
     INTERRUPTED("interrupted while waiting to retry");
 

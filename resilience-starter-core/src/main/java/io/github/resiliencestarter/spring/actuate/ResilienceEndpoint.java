@@ -133,6 +133,7 @@ public class ResilienceEndpoint {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("timeoutMs", config.timeout().toMillis());
         out.put("mode", config.mode().name());
+        out.put("rollout", config.rollout().percent());
         out.put("inheritDeadline", config.inheritDeadline());
         out.put("fallback", op.fallback() != null);
         return out;
@@ -142,6 +143,8 @@ public class ResilienceEndpoint {
         RetryConfig policy = op.retrier().config();
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("maxAttempts", policy.maxAttempts());
+        out.put("mode", policy.rollout().mode().name());
+        out.put("rollout", policy.rollout().percent());
         out.put("backOff", policy.backOff().toString());
         out.put("attemptTimeoutMs", policy.attemptTimeout() == null ? null : policy.attemptTimeout().toMillis());
         out.put("onlyUnsentFailures", policy.onlyUnsentFailures());

@@ -81,12 +81,14 @@ public class TimeoutOperationSource extends AnnotatedOperationSource<Timeout, Ti
     private TimeoutOperation build(Timeout annotation, Method method, @Nullable Class<?> targetClass,
             TimeoutConfigRegistry registry) {
         String name = AnnotatedMethods.operationName(method, targetClass);
-        TimeoutConfig.Builder config = TimeoutConfig.from(registry.config(annotation.name()));
+        TimeoutConfig configured = registry.config(annotation.name());
+        TimeoutConfig.Builder config = TimeoutConfig.from(configured);
         Duration timeout = AnnotationValues.duration(annotation.value(), placeholders, "@Timeout", name, false);
         if (timeout != null) {
             config.timeout(timeout);
         }
-        if (annotation.mode() != TimeoutMode.DEFAULT) {
+        // observing is a rollout switch, set in the properties: an annotation's mode says how to enforce later
+        if (annotation.mode() != TimeoutMode.DEFAULT && configured.mode() != TimeoutMode.OBSERVE) {
             config.mode(annotation.mode());
         }
         config.inheritDeadline(annotation.inheritDeadline());

@@ -51,8 +51,33 @@ class RetryDeciderTest {
 
     private RetryDecision decide(RetryConfig config, int attempt, @Nullable Throwable failure, @Nullable Object result,
             long attemptNanos, @Nullable Deadline deadline) {
+        return decide(config, attempt, failure, result, attemptNanos, deadline, false);
+    }
+
+    private RetryDecision decide(RetryConfig config, int attempt, @Nullable Throwable failure, @Nullable Object result,
+            long attemptNanos, @Nullable Deadline deadline, boolean observing) {
         return new RetryDecider(config, time).decide(attempt, failure, result, 0, time.nanoTime() - attemptNanos,
-                deadline, LOWEST, TraceContext.empty());
+                deadline, LOWEST, TraceContext.empty(), observing);
+    }
+
+    @Test
+    void O1_observingStopsWhereARetryWouldFollowWithoutAskingTheBudgetAndCountsItAsWouldRetry() {
+        DenyingBudget budget = new DenyingBudget();
+        RetryConfig config = config().budget(budget).build();
+
+        RetryDecision observed = decide(config, 1, transientFailure, null, 0, null, true);
+
+        assertThat(observed.stop()).isEqualTo(RetryStop.OBSERVED);
+        assertThat(budget.asked()).isZero();
+        assertThat(RetryDecider.outcome(1, RetryStop.OBSERVED)).isEqualTo(RetryOutcome.WOULD_RETRY);
+        // every other decision is the enforced one
+        assertThat(decide(config, 1, null, "done", 0, null, true)).isSameAs(RetryDecision.ACCEPT);
+        assertThat(decide(config, 1, new IllegalStateException("bug"), null, 0, null, true).stop())
+                .isEqualTo(RetryStop.NOT_RETRYABLE);
+        assertThat(decide(config, 3, transientFailure, null, 0, null, true).stop()).isEqualTo(RetryStop.EXHAUSTED);
+        assertThat(decide(config, 1, transientFailure, null, 0, null, false).stop())
+                .isEqualTo(RetryStop.BUDGET_DENIED);
+        assertThat(budget.asked()).isEqualTo(1);
     }
 
     @Test

@@ -89,7 +89,8 @@ public class MeteredIdempotencyStore implements IdempotencyStore {
 
     private static Timer timer(MeterRegistry registry, String operation, String store) {
         return Timer.builder(STORE_OPERATIONS).tag("operation", operation).tag("store", store)
-                .description("Idempotency store operations").register(registry);
+                .publishPercentileHistogram().minimumExpectedValue(ResilienceMetrics.HISTOGRAM_MIN)
+                .maximumExpectedValue(ResilienceMetrics.HISTOGRAM_MAX).description("Idempotency store operations").register(registry);
     }
 
     private static <T> T timed(Timer timer, Supplier<T> operation) {

@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.micrometer;
 
 import io.github.resiliencestarter.circuit.CircuitObserver;
+import io.github.resiliencestarter.chaos.ChaosObserver;
 import io.github.resiliencestarter.circuit.CircuitOutcome;
 import io.github.resiliencestarter.circuit.CircuitState;
 import io.github.resiliencestarter.idempotent.IdempotencyObserver;
@@ -13,8 +14,10 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -40,7 +43,23 @@ import org.jspecify.annotations.Nullable;
  *
  * Meters are created once per name and outcome and cached, so recording costs a map lookup.
  */
-public class ResilienceMetrics implements TimeoutObserver, RetryObserver, IdempotencyObserver, CircuitObserver {
+public class ResilienceMetrics implements TimeoutObserver, RetryObserver, IdempotencyObserver, CircuitObserver,
+        ChaosObserver {
+
+    /** Counter of faults injected by {@code resilience.chaos}, by fault and kind. */
+    public static final String CHAOS_INJECTED = "resilience.chaos.injected";
+
+    /** Gauge of each {@code @Timeout} method's configured limit, in seconds: what p99 is compared with. */
+    public static final String TIMEOUT_LIMIT = "resilience.timeout.limit";
+
+    /**
+     * The range the latency histograms cover: their buckets make p99 an aggregate across
+     * instances (Prometheus' {@code histogram_quantile}), not an average of per-instance p99s.
+     */
+    static final Duration HISTOGRAM_MIN = Duration.ofMillis(1);
+
+    /** The top of the latency histograms' range. */
+    static final Duration HISTOGRAM_MAX = Duration.ofSeconds(60);
 
     /** Timer of {@code @Timeout} calls. */
     public static final String TIMEOUT_CALLS = "resilience.timeout.calls";
@@ -74,6 +93,8 @@ public class ResilienceMetrics implements TimeoutObserver, RetryObserver, Idempo
     private final Map<String, AtomicInteger> circuitStates = new ConcurrentHashMap<>();
 
     private final Map<String, Timer[]> timeoutTimers = new ConcurrentHashMap<>();
+
+    private final Map<String, AtomicLong> timeoutLimits = new ConcurrentHashMap<>();
 
     private final Map<String, Timer[]> retryTimers = new ConcurrentHashMap<>();
 
@@ -126,6 +147,16 @@ public class ResilienceMetrics implements TimeoutObserver, RetryObserver, Idempo
     }
 
     @Override
+    public void onLimit(String operation, Duration limit) {
+        timeoutLimits.computeIfAbsent(operation, name -> {
+            AtomicLong nanos = new AtomicLong();
+            Gauge.builder(TIMEOUT_LIMIT, nanos, value -> value.get() / 1e9).tag("name", name).baseUnit("seconds")
+                    .description("The configured limit").register(registry);
+            return nanos;
+        }).set(limit.toNanos());
+    }
+
+    @Override
     public void onOutcome(String operation, TimeoutOutcome outcome, long nanos) {
         timeoutTimers.computeIfAbsent(operation, name -> timers(TIMEOUT_CALLS, name, TimeoutOutcome.values(),
                 TimeoutOutcome::tag))[outcome.ordinal()].record(nanos, TimeUnit.NANOSECONDS);
@@ -158,6 +189,12 @@ public class ResilienceMetrics implements TimeoutObserver, RetryObserver, Idempo
     }
 
     @Override
+    public void onInjected(String fault, String kind) {
+        // rare by design (a rehearsal): no cache of the counters
+        Counter.builder(CHAOS_INJECTED).tag("fault", fault).tag("kind", kind).register(registry).increment();
+    }
+
+    @Override
     public void onOutcome(String operation, IdempotencyOutcome outcome) {
         idempotentCounters.computeIfAbsent(operation, name -> {
             IdempotencyOutcome[] outcomes = IdempotencyOutcome.values();
@@ -185,7 +222,8 @@ public class ResilienceMetrics implements TimeoutObserver, RetryObserver, Idempo
         Timer[] timers = new Timer[outcomes.length];
         for (E outcome : outcomes) {
             timers[outcome.ordinal()] = Timer.builder(meter).tag("name", name).tag("outcome", tag.apply(outcome))
-                    .publishPercentiles(0.5, 0.99).description("Calls by outcome").register(registry);
+                    .publishPercentiles(0.5, 0.99).publishPercentileHistogram().minimumExpectedValue(HISTOGRAM_MIN)
+                    .maximumExpectedValue(HISTOGRAM_MAX).description("Calls by outcome").register(registry);
         }
         return timers;
     }

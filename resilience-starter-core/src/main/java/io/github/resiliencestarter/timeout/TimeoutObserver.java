@@ -17,6 +17,16 @@ public interface TimeoutObserver {
     void onOutcome(String operation, TimeoutOutcome outcome, long nanos);
 
     /**
+     * An annotated method's limit was configured (at its first call, and again after a reload),
+     * for a dashboard to compare its latency with.
+     *
+     * @param operation the operation name
+     * @param limit the configured limit
+     */
+    default void onLimit(String operation, java.time.Duration limit) {
+    }
+
+    /**
      * One observer that tells all of {@code observers}, in order.
      *
      * @param observers the observers
@@ -27,9 +37,19 @@ public interface TimeoutObserver {
             return NOOP;
         }
         TimeoutObserver[] all = observers.toArray(new TimeoutObserver[0]);
-        return all.length == 1 ? all[0] : (operation, outcome, nanos) -> {
-            for (TimeoutObserver observer : all) {
-                observer.onOutcome(operation, outcome, nanos);
+        return all.length == 1 ? all[0] : new TimeoutObserver() {
+            @Override
+            public void onOutcome(String operation, TimeoutOutcome outcome, long nanos) {
+                for (TimeoutObserver observer : all) {
+                    observer.onOutcome(operation, outcome, nanos);
+                }
+            }
+
+            @Override
+            public void onLimit(String operation, java.time.Duration limit) {
+                for (TimeoutObserver observer : all) {
+                    observer.onLimit(operation, limit);
+                }
             }
         };
     }

@@ -137,6 +137,16 @@ public final class TimeoutRuntime implements AutoCloseable {
         return observer;
     }
 
+    /**
+     * Tells the observer an annotated method's configured limit (resolved, or reloaded).
+     *
+     * @param operation the method's operation name
+     * @param limit its limit
+     */
+    public void configured(String operation, Duration limit) {
+        observer.onLimit(operation, limit);
+    }
+
     /** What observing guards have logged once already. */
     FirstObservations observed() {
         return observed;

@@ -1,7 +1,9 @@
 package io.github.resiliencestarter.autoconfigure.boot4;
 
+import io.github.resiliencestarter.autoconfigure.chaos.ChaosAutoConfiguration;
 import io.github.resiliencestarter.autoconfigure.ConditionalOnResilienceEnabled;
 import io.github.resiliencestarter.autoconfigure.http.OutboundHttpAutoConfiguration;
+import io.github.resiliencestarter.spring.chaos.ChaosClientInterceptor;
 import io.github.resiliencestarter.spring.http.TraceContextClientInterceptor;
 import io.github.resiliencestarter.spring.http.TraceContextExchangeFilter;
 import org.springframework.boot.restclient.RestClientCustomizer;
@@ -19,7 +21,7 @@ import org.springframework.context.annotation.Configuration;
  * {@code RestClient}, and the propagation filter to every {@code WebClient}, built from Boot's
  * builders.
  */
-@AutoConfiguration(after = OutboundHttpAutoConfiguration.class)
+@AutoConfiguration(after = {OutboundHttpAutoConfiguration.class, ChaosAutoConfiguration.class})
 @ConditionalOnResilienceEnabled
 // a type only Boot 4 has in its core jar: the bridge of the other line never matches
 @ConditionalOnClass(name = "org.springframework.boot.bootstrap.BootstrapRegistry")
@@ -55,6 +57,32 @@ public class Boot4HttpClientsAutoConfiguration {
         @ConditionalOnBean(TraceContextClientInterceptor.class)
         @ConditionalOnMissingBean(name = "traceContextRestClientCustomizer")
         RestClientCustomizer traceContextRestClientCustomizer(TraceContextClientInterceptor interceptor) {
+            return builder -> builder.requestInterceptor(interceptor);
+        }
+
+        /**
+         * Adds the fault injector of {@code resilience.chaos} to {@code RestTemplateBuilder}.
+         *
+         * @param interceptor the interceptor
+         * @return the customizer
+         */
+        @Bean
+        @ConditionalOnBean(ChaosClientInterceptor.class)
+        @ConditionalOnMissingBean(name = "chaosRestTemplateCustomizer")
+        RestTemplateCustomizer chaosRestTemplateCustomizer(ChaosClientInterceptor interceptor) {
+            return restTemplate -> restTemplate.getInterceptors().add(interceptor);
+        }
+
+        /**
+         * Adds the fault injector of {@code resilience.chaos} to {@code RestClient.Builder}.
+         *
+         * @param interceptor the interceptor
+         * @return the customizer
+         */
+        @Bean
+        @ConditionalOnBean(ChaosClientInterceptor.class)
+        @ConditionalOnMissingBean(name = "chaosRestClientCustomizer")
+        RestClientCustomizer chaosRestClientCustomizer(ChaosClientInterceptor interceptor) {
             return builder -> builder.requestInterceptor(interceptor);
         }
     }

@@ -3,6 +3,7 @@ package io.github.resiliencestarter.autoconfigure.idempotent;
 import io.github.resiliencestarter.annotation.Idempotent;
 import io.github.resiliencestarter.autoconfigure.ConditionalOnResilienceEnabled;
 import io.github.resiliencestarter.autoconfigure.ResilienceAutoConfiguration;
+import io.github.resiliencestarter.autoconfigure.SecuredApplication;
 import io.github.resiliencestarter.autoconfigure.retry.RetryAutoConfiguration;
 import io.github.resiliencestarter.idempotent.ClientErrorReplay;
 import io.github.resiliencestarter.idempotent.IdempotencyActivation;
@@ -46,7 +47,6 @@ import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 import org.springframework.http.ResponseEntity;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
-import org.springframework.util.ClassUtils;
 
 /**
  * Applies {@code @Idempotent}. The store is chosen once at start by
@@ -72,8 +72,6 @@ import org.springframework.util.ClassUtils;
 public class IdempotencyAutoConfiguration {
 
     /** A bean of one of these types means the application authenticates its callers. */
-    private static final String[] SECURITY_FILTER_CHAINS = {"org.springframework.security.web.SecurityFilterChain",
-        "org.springframework.security.web.server.SecurityWebFilterChain"};
 
     /**
      * Encodes results for replay as JSON (applications without spring-web).
@@ -126,19 +124,9 @@ public class IdempotencyAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     public IdempotencyScopeResolver idempotencyScopeResolver(ListableBeanFactory beans) {
-        return new PrincipalScopeResolver(hasSecurityFilterChain(beans));
+        return new PrincipalScopeResolver(SecuredApplication.hasSecurityFilterChain(beans));
     }
 
-    private static boolean hasSecurityFilterChain(ListableBeanFactory beans) {
-        ClassLoader loader = IdempotencyAutoConfiguration.class.getClassLoader();
-        for (String type : SECURITY_FILTER_CHAINS) {
-            if (ClassUtils.isPresent(type, loader)
-                    && beans.getBeanNamesForType(ClassUtils.resolveClassName(type, loader), true, false).length > 0) {
-                return true;
-            }
-        }
-        return false;
-    }
 
     /**
      * Whether {@code @Idempotent} is in use; creates the store and the executor with the first

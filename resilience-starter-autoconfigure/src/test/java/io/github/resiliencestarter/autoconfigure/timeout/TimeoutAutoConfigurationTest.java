@@ -76,7 +76,7 @@ class TimeoutAutoConfigurationTest {
     @Test
     void anInvalidConfiguredModeFailsTheStart() {
         runner.withPropertyValues("resilience.timeout.mode=DEFAULT").run(context -> assertThat(context)
-                .hasFailed().getFailure().hasStackTraceContaining("must be OFFLOAD or INTERRUPT"));
+                .hasFailed().getFailure().hasStackTraceContaining("must be OFFLOAD, INTERRUPT or OBSERVE"));
     }
 
     @Test

@@ -23,6 +23,12 @@ public final class ResilienceAdvisorOrder {
     /** Order of the {@code @CircuitBreaker} advisor: per attempt, inside {@code @Retry}. */
     public static final int CIRCUIT_BREAKER = Ordered.LOWEST_PRECEDENCE - 50;
 
+    /**
+     * Order of the fault injector of {@code resilience.chaos} (docs/chaos.md): innermost of the
+     * starter's, so every policy sees an injected fault as the method's own.
+     */
+    public static final int CHAOS = Ordered.LOWEST_PRECEDENCE - 25;
+
     private ResilienceAdvisorOrder() {
     }
 }

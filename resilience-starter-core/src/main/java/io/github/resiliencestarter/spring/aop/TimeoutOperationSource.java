@@ -94,7 +94,9 @@ public class TimeoutOperationSource extends AnnotatedOperationSource<Timeout, Ti
         config.inheritDeadline(annotation.inheritDeadline());
         Class<?> owner = targetClass != null ? targetClass : method.getDeclaringClass();
         FallbackMethod fallback = FallbackMethod.resolve("@Timeout", annotation.fallbackMethod(), method, owner);
-        return new TimeoutOperation(name, TimeoutGuard.of(name, config.build(), runtime), fallback,
+        TimeoutConfig built = config.build();
+        runtime.configured(name, built.timeout());
+        return new TimeoutOperation(name, TimeoutGuard.of(name, built, runtime), fallback,
                 ResultKind.governable(method, "@Timeout", AnnotatedMethods.describe(method, targetClass)),
                 sharesSettings(method, targetClass));
     }

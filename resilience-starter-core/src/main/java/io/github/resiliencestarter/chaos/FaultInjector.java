@@ -1,0 +1,138 @@
+package io.github.resiliencestarter.chaos;
+
+import io.github.resiliencestarter.context.TraceContextHolder;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Injects the configured faults: before an annotated method runs ({@link #beforeMethod}) or
+ * instead of an outbound request ({@link #beforeRequest}). Each injection is logged at WARN with
+ * the trace id and counted. Thread-safe.
+ */
+public final class FaultInjector {
+
+    private static final Logger log = LoggerFactory.getLogger(FaultInjector.class);
+
+    private final Map<String, ChaosFault> byMethod = new HashMap<>();
+
+    private final Map<String, ChaosFault> byClient = new HashMap<>();
+
+    private final Supplier<Set<String>> requested;
+
+    private final ChaosObserver observer;
+
+    /**
+     * Creates the injector.
+     *
+     * @param faults the faults; at most one per method and one per client
+     * @param requested the fault names the current request asks for (the chaos header, from an allowed caller)
+     * @param observer hears every injection
+     * @throws IllegalArgumentException when two faults target the same method or client
+     */
+    public FaultInjector(List<ChaosFault> faults, Supplier<Set<String>> requested, ChaosObserver observer) {
+        for (ChaosFault fault : faults) {
+            Map<String, ChaosFault> index = fault.method() != null ? byMethod : byClient;
+            String target = Objects.requireNonNull(fault.method() != null ? fault.method() : fault.client());
+            ChaosFault other = index.putIfAbsent(target, fault);
+            if (other != null) {
+                throw new IllegalArgumentException("faults " + other.name() + " and " + fault.name() + " both target "
+                        + target + ": one fault per target");
+            }
+        }
+        this.requested = requested;
+        this.observer = observer;
+    }
+
+    /**
+     * Whether a method is a fault's target, so it needs the injector in front of it.
+     *
+     * @param operation the method's operation name
+     * @return {@code true} when a fault names it
+     */
+    public boolean targetsMethod(String operation) {
+        return byMethod.containsKey(operation);
+    }
+
+    /**
+     * Injects the method's fault into this call, if it is due: waits its latency (an interrupt
+     * ends the wait, as it would end a slow call), then throws its exception.
+     *
+     * @param operation the method's operation name
+     * @throws Throwable the fault's exception, or {@link InterruptedException} when interrupted while waiting
+     */
+    public void beforeMethod(String operation) throws Throwable {
+        ChaosFault fault = due(byMethod.get(operation));
+        if (fault != null) {
+            inject(fault, operation);
+            if (fault.exception() != null) {
+                throw fault.newException();
+            }
+        }
+    }
+
+    /**
+     * Injects the fault of an outbound request's destination, if it is due: waits its latency, then
+     * throws its exception or returns its status, to be answered instead of sending the request.
+     *
+     * @param host the destination's host
+     * @param port its port, or -1 when the address has none
+     * @return the status to answer with, or {@code null} to send the request
+     * @throws Throwable the fault's exception, or {@link InterruptedException} when interrupted while waiting
+     */
+    public @Nullable Integer beforeRequest(String host, int port) throws Throwable {
+        if (byClient.isEmpty()) {
+            return null;
+        }
+        ChaosFault fault = byClient.get(host + ":" + port);
+        String target = host + ":" + port;
+        if (fault == null) {
+            fault = byClient.get(host);
+            target = host;
+        }
+        fault = due(fault);
+        if (fault == null) {
+            return null;
+        }
+        inject(fault, target);
+        if (fault.exception() != null) {
+            throw fault.newException();
+        }
+        return fault.status();
+    }
+
+    /** The fault when this call gets it: asked for when it needs asking, and within its share. */
+    private @Nullable ChaosFault due(@Nullable ChaosFault fault) {
+        if (fault == null || (fault.trigger() == ChaosTrigger.HEADER && !requested.get().contains(fault.name()))) {
+            return null;
+        }
+        return fault.percent() >= 100 || ThreadLocalRandom.current().nextDouble(100) < fault.percent() ? fault : null;
+    }
+
+    private void inject(ChaosFault fault, String target) throws InterruptedException {
+        String kinds = (fault.latency() != null ? "latency " + fault.latency().toMillis() + " ms " : "")
+                + (fault.exception() != null ? "exception " + fault.exception().getSimpleName()
+                        : fault.status() != null ? "status " + fault.status() : "");
+        log.warn("Chaos: injecting {}into {} (fault {}, trace {}); resilience.chaos.enabled=false stops it", kinds,
+                target, fault.name(), TraceContextHolder.current().traceId());
+        Duration latency = fault.latency();
+        if (latency != null) {
+            observer.onInjected(fault.name(), "latency");
+            Thread.sleep(latency.toMillis());
+        }
+        if (fault.exception() != null) {
+            observer.onInjected(fault.name(), "exception");
+        }
+        if (fault.status() != null) {
+            observer.onInjected(fault.name(), "status");
+        }
+    }
+}

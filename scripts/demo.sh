@@ -117,7 +117,7 @@ metric() { # name tag=value...: the metric's COUNT (a timer) or its count (a cou
   curl -s "$BASE/actuator/metrics/$name?${query#&}" | jq -r '[.measurements[]? | select(.statistic == "COUNT")
     | .value] | add // 0'
 }
-retried_before=$(metric resilience.retry.calls name:inventory outcome:success_with_retry)
+retried_before=$(metric resilience.retry.calls name:InventoryClient.reserve outcome:success_with_retry)
 declare -A statuses=()
 for i in $(seq 1 30); do
   status=$(order "DEMO-$RUN-X$i" 1.00 -H 'X-Resilience-Chaos: inventory-503')
@@ -125,11 +125,11 @@ for i in $(seq 1 30); do
 done
 for status in "${!statuses[@]}"; do echo "HTTP $status: ${statuses[$status]} orders"; done
 echo "faults injected: $(metric resilience.chaos.injected fault:inventory-503)"
-echo "orders whose inventory call succeeded after a retry: $(( $(metric resilience.retry.calls name:inventory \
+echo "orders whose inventory call succeeded after a retry: $(( $(metric resilience.retry.calls name:InventoryClient.reserve \
   outcome:success_with_retry | cut -d. -f1) - ${retried_before%.*} ))"
 echo "breaker: $(breaker)"
 why "only requests carrying X-Resilience-Chaos get faults (the sample allows anonymous callers; a secured app"
 why "lists principals); each injection is a WARN line with the trace id; retries absorbed most 503s, and an"
-why "order whose three attempts all drew one got a 503 problem, never a 500 and never a second order"
+why "order whose three attempts all drew one got a 502 problem, never a 500 and never a second order"
 
 say "Done. Logs carry the trace id of each request in [brackets]."

@@ -50,6 +50,8 @@ _install_if_missing() {
     { command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ]; } || missing+=(mariadb-server)
   fi
   if [ "$2" = 1 ] && [ -z "$(_postgres_bin)" ]; then missing+=(postgresql); fi
+  # the dashboard and alert tests run Prometheus and promtool themselves (DashboardAndAlertsTest)
+  command -v prometheus >/dev/null 2>&1 || missing+=(prometheus)
   if [ "${#missing[@]}" -gt 0 ]; then
     _log "installing ${missing[*]} from Debian's packages"
     export DEBIAN_FRONTEND=noninteractive

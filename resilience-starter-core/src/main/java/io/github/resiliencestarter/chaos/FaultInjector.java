@@ -118,17 +118,20 @@ public final class FaultInjector {
     }
 
     private void inject(ChaosFault fault, String target) throws InterruptedException {
-        String kinds = (fault.latency() != null ? "latency " + fault.latency().toMillis() + " ms " : "")
-                + (fault.exception() != null ? "exception " + fault.exception().getSimpleName()
-                        : fault.status() != null ? "status " + fault.status() : "");
-        log.warn("Chaos: injecting {}into {} (fault {}, trace {}); resilience.chaos.enabled=false stops it", kinds,
-                target, fault.name(), TraceContextHolder.current().traceId());
         Duration latency = fault.latency();
+        Class<? extends Throwable> exception = fault.exception();
+        String delay = latency != null ? "latency " + latency.toMillis() + " ms" : null;
+        String failure = exception != null ? "exception " + exception.getSimpleName()
+                : fault.status() != null ? "status " + fault.status() : null;
+        String kinds = delay != null && failure != null ? delay + " then " + failure : delay != null ? delay
+                : String.valueOf(failure);
+        log.warn("Chaos: injecting {} into {} (fault {}, trace {}); resilience.chaos.enabled=false stops it", kinds,
+                target, fault.name(), TraceContextHolder.current().traceId());
         if (latency != null) {
             observer.onInjected(fault.name(), "latency");
             Thread.sleep(latency.toMillis());
         }
-        if (fault.exception() != null) {
+        if (exception != null) {
             observer.onInjected(fault.name(), "exception");
         }
         if (fault.status() != null) {

@@ -3,6 +3,7 @@ package io.github.resiliencestarter.rollout;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.core.InvalidSettingException;
 import java.util.UUID;
 import java.util.stream.IntStream;
@@ -92,5 +93,22 @@ class RolloutPolicyTest {
         for (int count : tenths) {
             assertThat(count).isBetween(850, 1150);
         }
+    }
+
+    @Test
+    void aRequestIsChosenByItsTraceIdAndACallWithoutOneIsDrawnSoTheShareStillHolds() {
+        RolloutPolicy thirty = new RolloutPolicy(EnforcementMode.ENFORCE, 30);
+        TraceContext traced = TraceContext.empty().withTraceId("4af92c2b9d4fafa0c75329825138e3e0");
+        assertThat(thirty.enforces(traced)).as("the trace id's own bucket")
+                .isEqualTo(thirty.enforces("4af92c2b9d4fafa0c75329825138e3e0"));
+
+        int enforced = 0;
+        for (int i = 0; i < 2_000; i++) {
+            enforced += thirty.enforces(TraceContext.empty()) ? 1 : 0;
+        }
+        // 600 expected; +-100 is about five standard deviations
+        assertThat(enforced).isBetween(500, 700);
+        assertThat(new RolloutPolicy(EnforcementMode.OBSERVE, 100).enforces(TraceContext.empty())).isFalse();
+        assertThat(new RolloutPolicy(EnforcementMode.ENFORCE, 0).enforces(TraceContext.empty())).isFalse();
     }
 }

@@ -53,16 +53,6 @@ public final class FaultInjector {
     }
 
     /**
-     * Whether a method is a fault's target, so it needs the injector in front of it.
-     *
-     * @param operation the method's operation name
-     * @return {@code true} when a fault names it
-     */
-    public boolean targetsMethod(String operation) {
-        return byMethod.containsKey(operation);
-    }
-
-    /**
      * Injects the method's fault into this call, if it is due: waits its latency (an interrupt
      * ends the wait, as it would end a slow call), then throws its exception.
      *

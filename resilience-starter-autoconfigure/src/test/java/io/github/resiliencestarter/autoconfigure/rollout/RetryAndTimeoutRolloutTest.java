@@ -70,6 +70,11 @@ class RetryAndTimeoutRolloutTest {
             throw new ConnectException("inventory refused the connection");
         }
 
+        @Timeout
+        public String quick() {
+            return "quick";
+        }
+
         @Timeout(value = "100ms", mode = TimeoutMode.INTERRUPT)
         public String slow() throws InterruptedException {
             // past the limit: enforced, the interrupt ends it early; observed, it runs to the end
@@ -146,6 +151,31 @@ class RetryAndTimeoutRolloutTest {
                     assertThat(settings.reload()).isFalse();
                     assertThatThrownBy(inventory::slow).isInstanceOf(DeadlineExceededException.class);
                 });
+    }
+
+    @Test
+    void O1_theLimitGaugeShowsTheSettingsInForceAndNotThoseOfARefusedReload() {
+        Map<String, Object> live = new HashMap<>(Map.of("resilience.timeout.duration", "1s"));
+        runner.withInitializer(context -> context.getEnvironment().getPropertySources()
+                .addFirst(new MapPropertySource("live", live))).run(context -> {
+                    context.getBean(Inventory.class).quick();
+                    assertThat(limit(context)).isEqualTo(1.0);
+
+                    // a new limit beside a refused rollout: nothing applies, the gauge keeps 1 s
+                    live.put("resilience.timeout.duration", "2s");
+                    live.put("resilience.retry.rollout", "-1");
+                    assertThat(context.getBean(ResilienceSettings.class).reload()).isFalse();
+                    assertThat(limit(context)).isEqualTo(1.0);
+
+                    live.remove("resilience.retry.rollout");
+                    assertThat(context.getBean(ResilienceSettings.class).reload()).isTrue();
+                    assertThat(limit(context)).isEqualTo(2.0);
+                });
+    }
+
+    private static double limit(ApplicationContext context) {
+        return context.getBean(MeterRegistry.class).get("resilience.timeout.limit").tag("name", "Inventory.quick")
+                .gauge().value();
     }
 
     @Test

@@ -8,6 +8,8 @@ import io.github.resiliencestarter.timeout.TimeoutMode;
 import io.github.resiliencestarter.timeout.TimeoutRuntime;
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.springframework.util.StringValueResolver;
 
@@ -54,7 +56,7 @@ public class TimeoutOperationSource extends AnnotatedOperationSource<Timeout, Ti
 
     @Override
     protected TimeoutOperation build(Timeout annotation, Method method, @Nullable Class<?> targetClass) {
-        return build(annotation, method, targetClass, registry);
+        return announced(build(annotation, method, targetClass, registry));
     }
 
     /**
@@ -65,8 +67,23 @@ public class TimeoutOperationSource extends AnnotatedOperationSource<Timeout, Ti
      * @throws RuntimeException when a method refuses them
      */
     public Runnable prepare(TimeoutConfigRegistry next) {
-        return prepare((annotation, method, targetClass) -> build(annotation, method, targetClass, next),
-                () -> registry = next);
+        List<TimeoutOperation> prepared = new ArrayList<>();
+        Runnable publish = prepare((annotation, method, targetClass) -> {
+            TimeoutOperation operation = build(annotation, method, targetClass, next);
+            prepared.add(operation);
+            return operation;
+        }, () -> registry = next);
+        // the limits are told once they are in force: a reload refused after this point changes no gauge
+        return () -> {
+            publish.run();
+            prepared.forEach(this::announced);
+        };
+    }
+
+    /** Tells the runtime's observer the operation's limit, for a dashboard to compare its p99 with. */
+    private TimeoutOperation announced(TimeoutOperation operation) {
+        runtime.configured(operation.name(), operation.guard().config().timeout());
+        return operation;
     }
 
     /**
@@ -94,9 +111,7 @@ public class TimeoutOperationSource extends AnnotatedOperationSource<Timeout, Ti
         config.inheritDeadline(annotation.inheritDeadline());
         Class<?> owner = targetClass != null ? targetClass : method.getDeclaringClass();
         FallbackMethod fallback = FallbackMethod.resolve("@Timeout", annotation.fallbackMethod(), method, owner);
-        TimeoutConfig built = config.build();
-        runtime.configured(name, built.timeout());
-        return new TimeoutOperation(name, TimeoutGuard.of(name, built, runtime), fallback,
+        return new TimeoutOperation(name, TimeoutGuard.of(name, config.build(), runtime), fallback,
                 ResultKind.governable(method, "@Timeout", AnnotatedMethods.describe(method, targetClass)),
                 sharesSettings(method, targetClass));
     }

@@ -9,10 +9,7 @@ import io.github.resiliencestarter.spring.chaos.ChaosAdvisor;
 import io.github.resiliencestarter.spring.chaos.ChaosClientInterceptor;
 import io.github.resiliencestarter.spring.chaos.ChaosHeader;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -21,7 +18,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -81,14 +77,10 @@ public class ChaosAutoConfiguration {
     @ConditionalOnMissingBean(name = "chaosAdvisor")
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     public static ChaosAdvisor chaosAdvisor(Environment environment, ObjectProvider<FaultInjector> injector) {
-        Set<String> methods = new HashSet<>();
-        Binder.get(environment).bind("resilience.chaos.faults", Bindable.mapOf(String.class,
-                ChaosProperties.Fault.class)).orElse(Map.of()).values().forEach(fault -> {
-                    if (fault.getMethod() != null) {
-                        methods.add(fault.getMethod());
-                    }
-                });
-        return new ChaosAdvisor(methods, injector::getObject);
+        // bound here, not injected: an advisor is made before the beans it would otherwise pull in early
+        ChaosProperties properties = Binder.get(environment).bind(ChaosProperties.PREFIX, ChaosProperties.class)
+                .orElseGet(ChaosProperties::new);
+        return new ChaosAdvisor(properties.methodTargets(), injector::getObject);
     }
 
     /** Outbound requests, when Spring's HTTP client interfaces are on the class path. */

@@ -5,17 +5,22 @@ import io.github.resiliencestarter.chaos.ChaosFault;
 import io.github.resiliencestarter.chaos.ChaosTrigger;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
 
 /** Fault injection for rehearsals ({@code resilience.chaos.*}); docs/chaos.md. */
-@ConfigurationProperties("resilience.chaos")
+@ConfigurationProperties(ChaosProperties.PREFIX)
 public class ChaosProperties implements Validator {
+
+    /** Where these properties live. */
+    public static final String PREFIX = "resilience.chaos";
 
     /** Whether faults are injected at all (default false). */
     private boolean enabled;
@@ -76,6 +81,21 @@ public class ChaosProperties implements Validator {
         List<ChaosFault> all = new ArrayList<>();
         faults.forEach((name, fault) -> all.add(fault.toFault(name)));
         return all;
+    }
+
+    /**
+     * The operation names of the methods the faults target.
+     *
+     * @return the names
+     */
+    public Set<String> methodTargets() {
+        Set<String> methods = new HashSet<>();
+        faults.values().forEach(fault -> {
+            if (fault.getMethod() != null) {
+                methods.add(fault.getMethod());
+            }
+        });
+        return methods;
     }
 
     @Override

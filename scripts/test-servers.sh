@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Starts the real servers the tests use (sourced by test.sh and bench.sh).
 # Provides: start_test_servers, which exports RESILIENCE_TEST_REDIS_URL, RESILIENCE_TEST_JDBC_URL
-# (MariaDB) and RESILIENCE_TEST_PG_URL (PostgreSQL), the JDBC ones with _USER/_PASSWORD, and stops
-# what it started when the calling shell exits.
+# (MariaDB), RESILIENCE_TEST_PG_URL (PostgreSQL), the JDBC ones with _USER/_PASSWORD, and
+# RESILIENCE_TEST_RABBIT_URL (RabbitMQ), and stops what it started when the calling shell exits.
 
 _servers_dir=""
 _redis_pid=""
 _mariadb_pid=""
 _postgres_pid=""
+_rabbit_pid=""
+_epmd_pid=""
 
 _log() { echo "[test-servers] $*" >&2; }
 
@@ -28,6 +30,10 @@ _stop_test_servers() {
     _as_postgres "$(_postgres_bin)/pg_ctl" -D "$_servers_dir/postgres/data" -m fast -w stop >/dev/null 2>&1 \
       || kill "$_postgres_pid" 2>/dev/null || true
   fi
+  # RabbitMQ's start script runs the Erlang VM as its child: the whole process group goes
+  [ -n "$_rabbit_pid" ] && { kill -- -"$_rabbit_pid" 2>/dev/null || kill "$_rabbit_pid" 2>/dev/null || true; }
+  [ -n "$_rabbit_pid" ] && wait "$_rabbit_pid" 2>/dev/null || true
+  [ -n "$_epmd_pid" ] && kill "$_epmd_pid" 2>/dev/null || true
   [ -n "$_redis_pid" ] && wait "$_redis_pid" 2>/dev/null || true
   [ -n "$_mariadb_pid" ] && wait "$_mariadb_pid" 2>/dev/null || true
   [ -n "$_postgres_pid" ] && wait "$_postgres_pid" 2>/dev/null || true
@@ -42,7 +48,7 @@ _postgres_bin() {
   echo "$dir"
 }
 
-# _install_if_missing REDIS_AND_MARIADB POSTGRES (each 1 when needed)
+# _install_if_missing REDIS_AND_MARIADB POSTGRES RABBIT (each 1 when needed)
 _install_if_missing() {
   local missing=()
   if [ "$1" = 1 ]; then
@@ -50,6 +56,7 @@ _install_if_missing() {
     { command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ]; } || missing+=(mariadb-server)
   fi
   if [ "$2" = 1 ] && [ -z "$(_postgres_bin)" ]; then missing+=(postgresql); fi
+  if [ "$3" = 1 ] && [ ! -x /usr/lib/rabbitmq/bin/rabbitmq-server ]; then missing+=(rabbitmq-server); fi
   # the dashboard and alert tests run Prometheus and promtool themselves (DashboardAndAlertsTest)
   command -v prometheus >/dev/null 2>&1 || missing+=(prometheus)
   if [ "${#missing[@]}" -gt 0 ]; then
@@ -134,12 +141,42 @@ _start_postgres() {
   _log "postgresql on $port"
 }
 
+_start_rabbit() {
+  local port dir epmd_port
+  dir="$_servers_dir/rabbitmq"
+  mkdir -p "$dir"
+  port="$(_free_port)"
+  # an Erlang port mapper of its own on a free port, so nothing of the machine's is used or left behind
+  epmd_port="$(_free_port)"
+  epmd -port "$epmd_port" -address 127.0.0.1 &
+  _epmd_pid=$!
+  echo "[]." >"$dir/enabled_plugins"
+  # setsid: the server gets a process group of its own, stopped as one (see _stop_test_servers)
+  HOME="$dir" ERL_EPMD_PORT="$epmd_port" RABBITMQ_NODENAME="resilience$port@localhost" RABBITMQ_NODE_IP_ADDRESS=127.0.0.1 \
+    RABBITMQ_NODE_PORT="$port" RABBITMQ_DIST_PORT="$(_free_port)" RABBITMQ_MNESIA_BASE="$dir/mnesia" \
+    RABBITMQ_LOG_BASE="$dir/log" RABBITMQ_ENABLED_PLUGINS_FILE="$dir/enabled_plugins" \
+    RABBITMQ_CONFIG_FILE="$dir/rabbitmq" setsid /usr/lib/rabbitmq/bin/rabbitmq-server >"$dir/out.log" 2>&1 &
+  _rabbit_pid=$!
+  # up when it accepts AMQP connections (bash's /dev/tcp: no client needed)
+  for _ in $(seq 1 300); do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then break; fi
+    sleep 0.1
+  done
+  if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+    _log "rabbitmq did not come up"; tail -n 20 "$dir/out.log" >&2; return 1
+  fi
+  # the default guest user may log in over loopback only, which is all the tests use
+  export RESILIENCE_TEST_RABBIT_URL="amqp://guest:guest@127.0.0.1:$port"
+  _log "rabbitmq on $port"
+}
+
 start_test_servers() {
   # servers the environment already provides are used as they are; only the missing ones are started
-  local redis_and_mariadb=1 postgres=1
+  local redis_and_mariadb=1 postgres=1 rabbit=1
   if [ -n "${RESILIENCE_TEST_REDIS_URL:-}" ] && [ -n "${RESILIENCE_TEST_JDBC_URL:-}" ]; then redis_and_mariadb=0; fi
   if [ -n "${RESILIENCE_TEST_PG_URL:-}" ]; then postgres=0; fi
-  if [ "$redis_and_mariadb" = 0 ] && [ "$postgres" = 0 ]; then
+  if [ -n "${RESILIENCE_TEST_RABBIT_URL:-}" ]; then rabbit=0; fi
+  if [ "$redis_and_mariadb" = 0 ] && [ "$postgres" = 0 ] && [ "$rabbit" = 0 ]; then
     _log "using servers from the environment"
     return 0
   fi
@@ -147,10 +184,11 @@ start_test_servers() {
     _log "Docker is available: tests will use Testcontainers"
     return 0
   fi
-  _install_if_missing "$redis_and_mariadb" "$postgres"
+  _install_if_missing "$redis_and_mariadb" "$postgres" "$rabbit"
   _servers_dir="$(mktemp -d /tmp/resilience-test-servers.XXXXXX)"
   trap _stop_test_servers EXIT
 
   if [ "$redis_and_mariadb" = 1 ]; then _start_redis_and_mariadb; fi
   if [ "$postgres" = 1 ]; then _start_postgres; fi
+  if [ "$rabbit" = 1 ]; then _start_rabbit; fi
 }

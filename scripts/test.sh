@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Runs every test of the project on a fresh machine, on each supported Spring Boot line.
 #
-# Tests that need Redis, a MySQL-compatible server or PostgreSQL read RESILIENCE_TEST_REDIS_URL,
-# RESILIENCE_TEST_JDBC_URL and RESILIENCE_TEST_PG_URL. For those not set, when Docker is absent,
-# this script installs redis-server, mariadb-server and postgresql (and prometheus, whose server
-# and promtool the dashboard and alert tests run themselves) from Debian's packages if missing,
-# starts the first three on free loopback ports with throwaway data directories (PostgreSQL as
+# Tests that need Redis, a MySQL-compatible server, PostgreSQL or RabbitMQ read
+# RESILIENCE_TEST_REDIS_URL, RESILIENCE_TEST_JDBC_URL, RESILIENCE_TEST_PG_URL and
+# RESILIENCE_TEST_RABBIT_URL. For those not set, when Docker is absent, this script installs
+# redis-server, mariadb-server, postgresql and rabbitmq-server (and prometheus, whose server and
+# promtool the dashboard and alert tests run themselves) from Debian's packages if missing,
+# starts the first four on free loopback ports with throwaway data directories (PostgreSQL as
 # the postgres user), exports the variables, and stops the servers on exit. Tests that need a server
 # topology of their own (a Redis Cluster, a Redis Sentinel setup of master, replica and three
 # sentinels: redis-server run with --sentinel, as Debian's redis-sentinel does) start it from the
@@ -33,7 +34,7 @@ start_test_servers
 
 LEGS="${RESILIENCE_TEST_LEGS:-1 2 3 4}"
 JAVA25_HOME="${JAVA25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
-BOOT4_MODULES=resilience-starter-core,resilience-starter-autoconfigure,resilience-starter-test,resilience-starter-integration-tests,resilience-starter-webflux-tests,resilience-starter-sample
+BOOT4_MODULES=resilience-starter-core,resilience-starter-autoconfigure,resilience-starter-test,resilience-starter-integration-tests,resilience-starter-webflux-tests,resilience-starter-messaging-tests,resilience-starter-sample
 
 # test classes are compiled per line: never reuse those of another leg
 fresh_test_classes() { rm -rf "$ROOT"/resilience-starter-*/target/test-classes; }

@@ -15,6 +15,12 @@ public final class ResilienceHeaders {
     /** Remaining budget in relative milliseconds; relative, so clock skew between hosts does not matter. */
     public static final String TIMEOUT_BUDGET_MS = "X-Timeout-Budget-Ms";
 
+    /**
+     * A queued message's deadline, as the sender's wall-clock time in epoch milliseconds: a relative
+     * budget would not count the time the message waits in the queue, so this hop is absolute.
+     */
+    public static final String DEADLINE_EPOCH_MS = "X-Deadline-Epoch-Ms";
+
     /** gRPC's deadline header: 1 to 8 digits and a unit (H, M, S, m, u, n). */
     public static final String GRPC_TIMEOUT = "grpc-timeout";
 

@@ -1,11 +1,12 @@
 package io.github.resiliencestarter.micrometer;
 
-import io.github.resiliencestarter.circuit.CircuitObserver;
 import io.github.resiliencestarter.chaos.ChaosObserver;
+import io.github.resiliencestarter.circuit.CircuitObserver;
 import io.github.resiliencestarter.circuit.CircuitOutcome;
 import io.github.resiliencestarter.circuit.CircuitState;
 import io.github.resiliencestarter.idempotent.IdempotencyObserver;
 import io.github.resiliencestarter.idempotent.IdempotencyOutcome;
+import io.github.resiliencestarter.messaging.MessageObserver;
 import io.github.resiliencestarter.retry.RetryObserver;
 import io.github.resiliencestarter.retry.RetryOutcome;
 import io.github.resiliencestarter.timeout.TimeoutObserver;
@@ -44,10 +45,13 @@ import org.jspecify.annotations.Nullable;
  * Meters are created once per name and outcome and cached, so recording costs a map lookup.
  */
 public class ResilienceMetrics implements TimeoutObserver, RetryObserver, IdempotencyObserver, CircuitObserver,
-        ChaosObserver {
+        ChaosObserver, MessageObserver {
 
     /** Counter of faults injected by {@code resilience.chaos}, by fault and kind. */
     public static final String CHAOS_INJECTED = "resilience.chaos.injected";
+
+    /** Messages dropped because their deadline passed before they were consumed, by destination. */
+    public static final String MESSAGES_EXPIRED = "resilience.messaging.expired";
 
     /** Gauge of each {@code @Timeout} method's configured limit, in seconds: what p99 is compared with. */
     public static final String TIMEOUT_LIMIT = "resilience.timeout.limit";
@@ -186,6 +190,14 @@ public class ResilienceMetrics implements TimeoutObserver, RetryObserver, Idempo
                     .description("Parallel attempts started by @Retry(hedgeDelay)").register(registry),
             Counter.builder(RETRY_HEDGES).tag("name", name).tag("event", "won")
                     .description("Parallel attempts whose result was used").register(registry)});
+    }
+
+    @Override
+    public void onExpired(String destination) {
+        // registered once per destination by Micrometer itself; a drop is rare next to deliveries
+        Counter.builder(MESSAGES_EXPIRED).tag("destination", destination)
+                .description("Messages dropped unconsumed because their deadline had passed").register(registry)
+                .increment();
     }
 
     @Override

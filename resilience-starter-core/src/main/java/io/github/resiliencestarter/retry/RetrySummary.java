@@ -1,5 +1,6 @@
 package io.github.resiliencestarter.retry;
 
+import io.github.resiliencestarter.core.Causes;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -65,6 +66,17 @@ public final class RetrySummary extends RuntimeException {
             }
         }
         return last;
+    }
+
+    /**
+     * The summary of the first error in {@code error}'s cause chain that came out of a retry: for
+     * failures a framework wrapped on their way out (a message listener's, say).
+     *
+     * @param error the error
+     * @return the summary, or {@code null} when no error of the chain went through a retry
+     */
+    public static @Nullable RetrySummary inCauses(@Nullable Throwable error) {
+        return Causes.firstAnswer(error, RetrySummary::of);
     }
 
     /**

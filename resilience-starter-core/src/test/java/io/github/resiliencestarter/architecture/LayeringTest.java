@@ -23,7 +23,7 @@ class LayeringTest {
         "io.github.resiliencestarter.context..", "io.github.resiliencestarter.timeout..",
         "io.github.resiliencestarter.retry..", "io.github.resiliencestarter.circuit..",
         "io.github.resiliencestarter.annotation..", "io.github.resiliencestarter.rollout..",
-        "io.github.resiliencestarter.chaos..",
+        "io.github.resiliencestarter.chaos..", "io.github.resiliencestarter.messaging..",
         "io.github.resiliencestarter.idempotent.."};
 
     @ArchTest

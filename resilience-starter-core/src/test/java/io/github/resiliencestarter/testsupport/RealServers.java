@@ -5,11 +5,12 @@ import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.wait.strategy.Wait;
 
 /**
- * The real Redis, MySQL-compatible and PostgreSQL servers tests run against, found in this order:
- * the {@code RESILIENCE_TEST_*} environment variables (set by {@code scripts/test.sh}, which starts
- * Debian's redis-server, mariadb-server and postgresql when Docker is absent); Testcontainers
- * ({@code redis:7}, {@code mysql:8.4}, {@code postgres:16}) when Docker is available; otherwise a
- * loud failure. Tests never skip for lack of a server.
+ * The real Redis, MySQL-compatible, PostgreSQL and RabbitMQ servers tests run against, found in
+ * this order: the {@code RESILIENCE_TEST_*} environment variables (set by {@code scripts/test.sh},
+ * which starts Debian's redis-server, mariadb-server, postgresql and rabbitmq-server when Docker is
+ * absent); Testcontainers ({@code redis:7}, {@code mysql:8.4}, {@code postgres:16},
+ * {@code rabbitmq:3}) when Docker is available; otherwise a loud failure. Tests never skip for
+ * lack of a server.
  */
 public final class RealServers {
 
@@ -34,7 +35,12 @@ public final class RealServers {
     /** PostgreSQL password variable. */
     public static final String PG_PASSWORD = "RESILIENCE_TEST_PG_PASSWORD";
 
+    /** RabbitMQ URL variable, e.g. {@code amqp://guest:guest@127.0.0.1:5672}. */
+    public static final String RABBIT_URL = "RESILIENCE_TEST_RABBIT_URL";
+
     private static GenericContainer<?> redisContainer;
+
+    private static GenericContainer<?> rabbitContainer;
 
     private static GenericContainer<?> mysqlContainer;
 
@@ -59,6 +65,35 @@ public final class RealServers {
             redisContainer.start();
         }
         return "redis://" + redisContainer.getHost() + ":" + redisContainer.getMappedPort(6379);
+    }
+
+    /**
+     * The RabbitMQ server.
+     *
+     * @return its AMQP URL, with a user that may log in
+     */
+    public static synchronized String rabbitUrl() {
+        String url = System.getenv(RABBIT_URL);
+        if (url != null && !url.isBlank()) {
+            return url;
+        }
+        requireDocker("RabbitMQ", RABBIT_URL);
+        if (rabbitContainer == null) {
+            rabbitContainer = new GenericContainer<>("rabbitmq:3").withExposedPorts(5672)
+                    .waitingFor(Wait.forLogMessage(".*Server startup complete.*", 1));
+            rabbitContainer.start();
+        }
+        return "amqp://guest:guest@" + rabbitContainer.getHost() + ":" + rabbitContainer.getMappedPort(5672);
+    }
+
+    /**
+     * Points Spring Boot's {@code spring.rabbitmq.*} at the real RabbitMQ server.
+     *
+     * @param registry the test's dynamic properties
+     */
+    public static void registerRabbit(org.springframework.test.context.DynamicPropertyRegistry registry) {
+        // addresses rather than host and port: one property on both Boot lines, with the credentials
+        registry.add("spring.rabbitmq.addresses", RealServers::rabbitUrl);
     }
 
     /**

@@ -5,7 +5,6 @@ import io.github.resiliencestarter.idempotent.IdempotencyKeyException;
 import io.github.resiliencestarter.idempotent.IdempotencyKeyExpressionException;
 import io.github.resiliencestarter.idempotent.IdempotentCall;
 import io.github.resiliencestarter.idempotent.IdempotentResult;
-import io.github.resiliencestarter.spring.idempotent.FingerprintParameters;
 import io.github.resiliencestarter.spring.idempotent.IdempotencyKeyHeader;
 import io.github.resiliencestarter.spring.idempotent.IdempotencyScopeResolver;
 import io.github.resiliencestarter.spring.idempotent.RequestHeaders;
@@ -69,7 +68,7 @@ public class IdempotentInterceptor extends OperationInterceptor<IdempotentOperat
         if (!operation.fingerprintOff()) {
             call.fingerprintOf(operation.fingerprint() != null
                     ? value(operation.fingerprint(), operation, args, "fingerprint")
-                    : FingerprintParameters.select(args, operation.fingerprintParameters()));
+                    : operation.fingerprintParameters().select(args));
         }
         if (operation.kind() == ResultKind.STAGE) {
             // a replay may complete on another thread: mark this request's response, captured now

@@ -2,6 +2,7 @@ package io.github.resiliencestarter.spring.aop;
 
 import io.github.resiliencestarter.idempotent.IdempotencyConfig;
 import io.github.resiliencestarter.idempotent.IdempotentExecutor;
+import io.github.resiliencestarter.spring.idempotent.FingerprintParameters;
 import java.lang.reflect.Method;
 import java.lang.reflect.Type;
 import org.jspecify.annotations.Nullable;
@@ -24,6 +25,6 @@ import org.springframework.expression.Expression;
  * @param keyRequired whether a call without the key header is refused (else it runs unprotected)
  */
 public record IdempotentOperation(String name, Method method, @Nullable Expression key,
-        @Nullable Expression fingerprint, boolean fingerprintOff, boolean[] fingerprintParameters, Type returnType,
+        @Nullable Expression fingerprint, boolean fingerprintOff, FingerprintParameters fingerprintParameters, Type returnType,
         IdempotencyConfig config, IdempotentExecutor executor, ResultKind kind, boolean keyRequired) {
 }

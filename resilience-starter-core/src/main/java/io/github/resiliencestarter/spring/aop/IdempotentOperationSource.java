@@ -118,7 +118,7 @@ public class IdempotentOperationSource extends AnnotatedOperationSource<Idempote
         }
         boolean keyRequired = annotation.required() && !keyOptional.contains(name);
         return new IdempotentOperation(name, method, KeyExpressions.parse(annotation.key(), "key", method, described), fingerprint,
-                fingerprintOff, FingerprintParameters.included(method), valueType, settings, resolvedExecutor,
+                fingerprintOff, FingerprintParameters.of(method), valueType, settings, resolvedExecutor,
                 kind, keyRequired);
     }
 }

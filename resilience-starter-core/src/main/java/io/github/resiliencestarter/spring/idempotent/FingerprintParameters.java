@@ -10,19 +10,24 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
+import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.MethodParameter;
 import org.springframework.core.annotation.AnnotatedMethod;
 import org.springframework.util.ClassUtils;
 
 /**
- * Which arguments of a handler method describe the request, and so take part in the default
- * fingerprint (the engine computes the fingerprint itself). Left out: parameters of infrastructure
- * types (servlet request and response, WebFlux exchange, principal, binding results, streams,
- * headers), which differ between identical requests; header and cookie values
- * ({@code @RequestHeader}, {@code @CookieValue}: a client's retry may change only a header, such as
- * the attempt number the starter itself sends); and multipart parts, which do not encode
- * repeatably. Parameter annotations count where Spring MVC reads them, on an interface the method
- * implements included. A fingerprint expression covers any of them when they matter.
+ * Which arguments of an annotated method describe the request or message, and so take part in the
+ * default fingerprint (the engine computes the fingerprint itself), resolved once per method.
+ *
+ * <p>Left out: parameters of infrastructure types (servlet request and response, WebFlux exchange,
+ * principal, binding results, streams, headers, a broker's channel), which differ between identical
+ * requests; header and cookie values ({@code @RequestHeader}, {@code @CookieValue}, a listener's
+ * {@code @Header} and {@code @Headers}: a retry or a redelivery may change only a header, such as
+ * an attempt number or the redelivered flag); and multipart parts, which do not encode repeatably.
+ * A message envelope counts by its content only ({@link MessageEnvelopes}). Parameter annotations
+ * count where Spring reads them, on an interface the method implements included. A fingerprint
+ * expression covers any of them when they matter.
  */
 public final class FingerprintParameters {
 
@@ -31,43 +36,54 @@ public final class FingerprintParameters {
     private static final Set<String> SKIPPED_ANNOTATIONS = Set.of(
             "org.springframework.web.bind.annotation.RequestHeader",
             "org.springframework.web.bind.annotation.CookieValue",
-            "org.springframework.web.bind.annotation.RequestPart");
+            "org.springframework.web.bind.annotation.RequestPart",
+            "org.springframework.messaging.handler.annotation.Header",
+            "org.springframework.messaging.handler.annotation.Headers");
 
-    private FingerprintParameters() {
+    /** Per parameter: what of its argument takes part, {@code null} for nothing. */
+    private final @Nullable UnaryOperator<@Nullable Object>[] parts;
+
+    private FingerprintParameters(@Nullable UnaryOperator<@Nullable Object>[] parts) {
+        this.parts = parts;
     }
 
     /**
-     * Which parameters of {@code method} take part in the default fingerprint.
+     * Which parameters of {@code method} take part in the default fingerprint, and how.
      *
      * @param method the method
-     * @return one flag per parameter
+     * @return the selection
      */
-    public static boolean[] included(Method method) {
+    @SuppressWarnings("unchecked")
+    public static FingerprintParameters of(Method method) {
         Class<?>[] types = method.getParameterTypes();
-        // as Spring MVC reads them: the method's own and those an implemented interface declares
+        // as Spring reads them: the method's own and those an implemented interface declares
         MethodParameter[] parameters = new AnnotatedMethod(method).getMethodParameters();
-        boolean[] included = new boolean[types.length];
+        @Nullable UnaryOperator<@Nullable Object>[] parts = new UnaryOperator[types.length];
         for (int i = 0; i < types.length; i++) {
             Class<?> type = types[i];
-            included[i] = SKIPPED.stream().noneMatch(skipped -> skipped.isAssignableFrom(type))
+            boolean included = SKIPPED.stream().noneMatch(skipped -> skipped.isAssignableFrom(type))
                     && Arrays.stream(parameters[i].getParameterAnnotations())
                             .noneMatch(annotation -> SKIPPED_ANNOTATIONS.contains(annotation.annotationType().getName()));
+            if (included) {
+                UnaryOperator<@Nullable Object> content = MessageEnvelopes.contentOf(type);
+                parts[i] = content != null ? content : UnaryOperator.identity();
+            }
         }
-        return included;
+        return new FingerprintParameters(parts);
     }
 
     /**
-     * The arguments that take part.
+     * The values that take part.
      *
-     * @param args the arguments
-     * @param included which take part, from {@link #included(Method)}
+     * @param args the arguments of a call
      * @return the values, in order
      */
-    public static List<Object> select(Object[] args, boolean[] included) {
-        List<Object> values = new ArrayList<>(args.length);
+    public List<@Nullable Object> select(Object[] args) {
+        List<@Nullable Object> values = new ArrayList<>(args.length);
         for (int i = 0; i < args.length; i++) {
-            if (included[i]) {
-                values.add(args[i]);
+            UnaryOperator<@Nullable Object> part = parts[i];
+            if (part != null) {
+                values.add(args[i] == null ? null : part.apply(args[i]));
             }
         }
         return values;
@@ -84,7 +100,9 @@ public final class FingerprintParameters {
                 "org.springframework.web.server.ServerWebExchange",
                 "org.springframework.http.server.reactive.ServerHttpRequest",
                 "org.springframework.http.server.reactive.ServerHttpResponse",
-                "org.springframework.http.codec.multipart.Part")) {
+                "org.springframework.http.codec.multipart.Part",
+                // a listener's per-delivery plumbing
+                "org.springframework.messaging.MessageHeaders", "com.rabbitmq.client.Channel")) {
             if (ClassUtils.isPresent(name, loader)) {
                 types.add(ClassUtils.resolveClassName(name, loader));
             }

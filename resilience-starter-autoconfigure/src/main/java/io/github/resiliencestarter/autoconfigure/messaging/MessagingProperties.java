@@ -1,0 +1,74 @@
+package io.github.resiliencestarter.autoconfigure.messaging;
+
+import io.github.resiliencestarter.autoconfigure.PropertyChecks;
+import io.github.resiliencestarter.messaging.MessageObserver;
+import io.github.resiliencestarter.spring.messaging.InboundMessageContext;
+import java.time.Duration;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.Errors;
+import org.springframework.validation.Validator;
+
+/** Message adapter settings ({@code resilience.messaging.*}). */
+@ConfigurationProperties(MessagingProperties.PREFIX)
+public class MessagingProperties implements Validator {
+
+    /** The prefix of these properties. */
+    public static final String PREFIX = "resilience.messaging";
+
+    /** The most a received message's expiry may grant, as for HTTP's max-inbound-budget. */
+    public static final Duration DEFAULT_MAX_BUDGET = Duration.ofMinutes(5);
+
+    /** Whether templates stamp messages and listener containers open their trace context. */
+    private boolean enabled = true;
+
+    /** The most a received message's expiry may grant; a later expiry (a skewed or hostile sender) is cut to it. */
+    private Duration maxBudget = DEFAULT_MAX_BUDGET;
+
+    /** The budget of a received message that carries no expiry; none by default (no deadline). */
+    private @Nullable Duration defaultBudget;
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public Duration getMaxBudget() {
+        return maxBudget;
+    }
+
+    public void setMaxBudget(Duration maxBudget) {
+        this.maxBudget = maxBudget;
+    }
+
+    public @Nullable Duration getDefaultBudget() {
+        return defaultBudget;
+    }
+
+    public void setDefaultBudget(@Nullable Duration defaultBudget) {
+        this.defaultBudget = defaultBudget;
+    }
+
+    /**
+     * The reader of received messages these properties describe.
+     *
+     * @param observer told of dropped messages
+     * @return the reader
+     */
+    public InboundMessageContext toInbound(MessageObserver observer) {
+        return new InboundMessageContext(maxBudget, defaultBudget, null, observer);
+    }
+
+    @Override
+    public boolean supports(Class<?> type) {
+        return MessagingProperties.class.isAssignableFrom(type);
+    }
+
+    @Override
+    public void validate(Object target, Errors errors) {
+        PropertyChecks.reportingTo(errors).check("", () -> toInbound(MessageObserver.NONE));
+    }
+}

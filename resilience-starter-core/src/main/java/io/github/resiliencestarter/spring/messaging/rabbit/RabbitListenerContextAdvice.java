@@ -1,0 +1,62 @@
+package io.github.resiliencestarter.spring.messaging.rabbit;
+
+import io.github.resiliencestarter.context.TraceContext;
+import io.github.resiliencestarter.context.TraceContextHolder;
+import io.github.resiliencestarter.context.TraceScope;
+import io.github.resiliencestarter.retry.RetrySummary;
+import io.github.resiliencestarter.spring.messaging.InboundMessageContext;
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
+import org.springframework.amqp.AmqpRejectAndDontRequeueException;
+import org.springframework.amqp.core.Message;
+import org.springframework.amqp.core.MessageProperties;
+
+/**
+ * Runs each delivery of a listener container in the trace context its headers carry. A delivery
+ * whose deadline has passed is acknowledged without running the listener (counted and logged:
+ * nobody waits for its effect). A failure that already went through {@code @Retry}, exhausted or
+ * refused, is rejected without requeueing, so the broker dead-letters it (to the queue's
+ * dead-letter exchange, if it has one) instead of redelivering it in a loop; other failures are
+ * left to the container's own requeue setting. A batch of deliveries runs as it would without the
+ * starter.
+ */
+public class RabbitListenerContextAdvice implements MethodInterceptor {
+
+    private final InboundMessageContext inbound;
+
+    /**
+     * Creates the advice.
+     *
+     * @param inbound reads a delivery's context
+     */
+    public RabbitListenerContextAdvice(InboundMessageContext inbound) {
+        this.inbound = inbound;
+    }
+
+    @Override
+    public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
+        // the container's listener call: invokeListener(Channel channel, Object data)
+        Object[] arguments = invocation.getArguments();
+        if (arguments.length < 2 || !(arguments[1] instanceof Message message)) {
+            return invocation.proceed();
+        }
+        MessageProperties properties = message.getMessageProperties();
+        TraceContext context = inbound.read(name -> {
+            Object value = properties.getHeaders().get(name);
+            return value == null ? null : value.toString();
+        });
+        if (context.isExpired()) {
+            inbound.expired(String.valueOf(properties.getConsumerQueue()), context);
+            return null;
+        }
+        try (TraceScope scope = TraceContextHolder.open(context)) {
+            return invocation.proceed();
+        } catch (Throwable failure) {
+            if (RetrySummary.inCauses(failure) != null) {
+                throw new AmqpRejectAndDontRequeueException("Retries spent: dead-lettered, not requeued", failure);
+            }
+            throw failure;
+        }
+    }
+}

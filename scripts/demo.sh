@@ -132,4 +132,21 @@ why "only requests carrying X-Resilience-Chaos get faults (the sample allows ano
 why "lists principals); each injection is a WARN line with the trace id; retries absorbed most 503s, and an"
 why "order whose three attempts all drew one got a 502 problem, never a 500 and never a second order"
 
+say "12. A message consumer: loyalty points from an order-created event on RabbitMQ (docs/messaging.md)"
+if [ "$(curl -s -o /dev/null -w '%{http_code}' "$BASE/loyalty/none")" != 200 ]; then
+  why "the sample runs without a broker: start it with SPRING_PROFILES_ACTIVE=rabbit (and RABBIT_URL, default"
+  why "amqp://guest:guest@127.0.0.1:5672) to see this step"
+else
+  order "DEMO-$RUN-M" 25.00 >/dev/null
+  sleep 1
+  echo "points after the order: $(curl -s "$BASE/loyalty/DEMO-$RUN-M")"
+  curl -s -X POST "$BASE/loyalty/DEMO-$RUN-M/resend" >/dev/null
+  curl -s -X POST "$BASE/loyalty/DEMO-$RUN-M/resend" >/dev/null
+  sleep 1
+  echo "after the event was sent twice more: $(curl -s "$BASE/loyalty/DEMO-$RUN-M")"
+  echo "deliveries acknowledged as replays: $(metric resilience.idempotent.calls name:LOYALTY_POINTS outcome:replayed)"
+  why "the listener's @Idempotent(key = \"#orderNo\") claimed the order once; the copies were acknowledged"
+  why "without running, so the points table, which has no unique key, still holds one row"
+fi
+
 say "Done. Logs carry the trace id of each request in [brackets]."

@@ -31,3 +31,11 @@ INSERT INTO stock (product_id, quantity, version) SELECT 2, 1000000, 0 FROM DUAL
   WHERE NOT EXISTS (SELECT 1 FROM stock WHERE product_id = 2);
 INSERT INTO stock (product_id, quantity, version) SELECT 3, 1000000, 0 FROM DUAL
   WHERE NOT EXISTS (SELECT 1 FROM stock WHERE product_id = 3);
+
+-- Points awarded per order-created event (profile rabbit). No unique key on purpose: the
+-- listener's @Idempotent alone keeps it at one row per order.
+CREATE TABLE IF NOT EXISTS loyalty_points (
+  id          BIGINT      NOT NULL AUTO_INCREMENT PRIMARY KEY,
+  order_no    VARCHAR(64) NOT NULL,
+  points      INT         NOT NULL
+);

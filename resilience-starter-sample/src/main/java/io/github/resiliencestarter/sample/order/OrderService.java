@@ -2,7 +2,9 @@ package io.github.resiliencestarter.sample.order;
 
 import io.github.resiliencestarter.sample.BusinessProblem;
 import io.github.resiliencestarter.sample.inventory.InventoryClient;
+import io.github.resiliencestarter.sample.loyalty.OrderCreatedPublisher;
 import java.time.LocalDateTime;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Service;
@@ -19,16 +21,23 @@ public class OrderService {
 
     private final TransactionTemplate transaction;
 
-    OrderService(OrderMapper orders, InventoryClient inventory, TransactionTemplate transaction) {
+    private final ObjectProvider<OrderCreatedPublisher> events;
+
+    OrderService(OrderMapper orders, InventoryClient inventory, TransactionTemplate transaction,
+            ObjectProvider<OrderCreatedPublisher> events) {
         this.orders = orders;
         this.inventory = inventory;
         this.transaction = transaction;
+        this.events = events;
     }
 
     /**
      * Creates an order: reserves stock over HTTP (retried, with a derived idempotency key), then
      * inserts the order. The business defends itself too: an existing order number returns the
-     * existing order, which closes the Redis store's crash window.
+     * existing order, which closes the Redis store's crash window. With RabbitMQ (profile
+     * {@code rabbit}) the order-created event is sent after the commit, again for an order that
+     * exists: a client that retries because the first answer was lost gets the event sent, and the
+     * consumer's {@code @Idempotent} makes a second copy harmless.
      *
      * @param request the request
      * @return the order
@@ -36,12 +45,14 @@ public class OrderService {
     public OrderView create(OrderRequest request) {
         Order existing = orders.findByOrderNo(request.orderNo());
         if (existing != null) {
+            events.ifAvailable(publisher -> publisher.orderCreated(request.orderNo()));
             return OrderView.of(existing);
         }
         inventory.reserve(request.orderNo(), request.productId(), request.quantity());
+        OrderView created;
         try {
             // the idempotency record completes in this same transaction (JDBC store)
-            return transaction.execute(status -> {
+            created = transaction.execute(status -> {
                 Order order = new Order();
                 order.setOrderNo(request.orderNo());
                 order.setUserId(request.userId());
@@ -57,8 +68,10 @@ public class OrderService {
                 return OrderView.of(order);
             });
         } catch (DuplicateKeyException raced) {
-            return OrderView.of(orders.findByOrderNo(request.orderNo()));
+            created = OrderView.of(orders.findByOrderNo(request.orderNo()));
         }
+        events.ifAvailable(publisher -> publisher.orderCreated(request.orderNo()));
+        return created;
     }
 
     /**

@@ -3,6 +3,7 @@ package io.github.resiliencestarter.spring.aop;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -99,8 +100,10 @@ public class AnnotatedMethodValidator implements SmartInitializingSingleton, Bea
         beanFactory.getBeanNamesIterator().forEachRemaining(beanName -> {
             Class<?> beanClass = beanClass(beanName);
             if (beanClass != null) {
-                beanClasses.add(beanClass);
-                validateBean(beanName, beanClass);
+                for (Class<?> type : declaringTypes(beanClass)) {
+                    beanClasses.add(type);
+                    validateBean(beanName, type);
+                }
             }
         });
         findUnmanaged(beanClasses);
@@ -113,6 +116,24 @@ public class AnnotatedMethodValidator implements SmartInitializingSingleton, Bea
         } catch (RuntimeException ex) {
             return null;
         }
+    }
+
+    /**
+     * Where a bean's annotations are declared: its class, or the interfaces of a JDK proxy (an
+     * HTTP interface client, a repository), whose own methods are final but only forward to them.
+     */
+    private static List<Class<?>> declaringTypes(Class<?> beanClass) {
+        if (!Proxy.isProxyClass(beanClass)) {
+            return List.of(beanClass);
+        }
+        List<Class<?>> interfaces = new ArrayList<>();
+        for (Class<?> type : beanClass.getInterfaces()) {
+            if (!type.getName().startsWith("org.springframework.aop.")
+                    && !type.getName().equals("org.springframework.core.DecoratingProxy")) {
+                interfaces.add(type);
+            }
+        }
+        return interfaces;
     }
 
     private void validateBean(String beanName, Class<?> targetClass) {

@@ -11,11 +11,13 @@ import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.ClassUtils;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestMethod;
+import org.springframework.web.service.annotation.HttpExchange;
 
 /**
  * Decides at startup whether a {@code @Retry} method is known to be safe to repeat: declared
  * {@code @Retry(idempotent = true)}, annotated with an idempotency annotation, mapped only to HTTP
- * methods that are idempotent by definition, or retrying only failures where nothing was sent.
+ * methods that are idempotent by definition (a handler, or an HTTP interface client's method such as
+ * a {@code @GetExchange}), or retrying only failures where nothing was sent.
  */
 public final class RetrySafetyGate {
 
@@ -177,7 +179,7 @@ public final class RetrySafetyGate {
             + "writes committed is never retried on the JDBC store in the business transaction, but with other "
             + "stores, or writes outside that transaction (messages, other services), a retried attempt repeats what "
             + "the failed one did, so make those writes idempotent themselves (a unique business key, a derived "
-            + "downstream key); (2) make it a GET, HEAD, PUT, DELETE or OPTIONS handler if that is what it is; "
+            + "downstream key); (2) make it a GET, HEAD, PUT, DELETE or OPTIONS handler (or HTTP interface method) if that is what it is; "
             + "(3) declare @Retry(idempotent = true) if repeating it is harmless. Or set "
             + "resilience.retry.safety-gate=WARN (retries only requests that were never sent) or ALLOW.";
 
@@ -214,8 +216,14 @@ public final class RetrySafetyGate {
 
         private static boolean mappedOnlyTo(Method method, Set<RequestMethod> allowed) {
             RequestMapping mapping = AnnotatedElementUtils.findMergedAnnotation(method, RequestMapping.class);
-            if (mapping == null || mapping.method().length == 0) {
-                // no mapping, or one that accepts every method (POST included)
+            if (mapping == null) {
+                // a method of an HTTP interface client: the request it sends has one method, or none declared
+                HttpExchange exchange = AnnotatedElementUtils.findMergedAnnotation(method, HttpExchange.class);
+                RequestMethod sent = exchange == null ? null : RequestMethod.resolve(exchange.method());
+                return sent != null && allowed.contains(sent);
+            }
+            if (mapping.method().length == 0) {
+                // a mapping that accepts every method (POST included)
                 return false;
             }
             for (RequestMethod requestMethod : mapping.method()) {

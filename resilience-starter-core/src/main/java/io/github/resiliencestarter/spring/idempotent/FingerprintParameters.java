@@ -102,7 +102,8 @@ public final class FingerprintParameters {
                 "org.springframework.http.server.reactive.ServerHttpResponse",
                 "org.springframework.http.codec.multipart.Part",
                 // a listener's per-delivery plumbing
-                "org.springframework.messaging.MessageHeaders", "com.rabbitmq.client.Channel")) {
+                "org.springframework.messaging.MessageHeaders", "com.rabbitmq.client.Channel",
+                "org.springframework.kafka.support.Acknowledgment", "org.apache.kafka.clients.consumer.Consumer")) {
             if (ClassUtils.isPresent(name, loader)) {
                 types.add(ClassUtils.resolveClassName(name, loader));
             }

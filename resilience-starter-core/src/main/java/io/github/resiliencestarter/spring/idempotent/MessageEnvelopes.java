@@ -6,7 +6,7 @@ import org.springframework.util.ClassUtils;
 
 /**
  * The content of a message envelope a listener may take as a parameter: a Spring
- * {@code Message}'s payload, a raw AMQP message's body. Its headers and delivery properties (a
+ * {@code Message}'s payload, a raw AMQP message's body, a Kafka record's value. Its headers and delivery properties (a
  * delivery tag, the redelivered flag, timestamps) change between deliveries of the same message,
  * so a redelivery must not look like another payload under the same key. Each broker's types are
  * touched only when its library is present.
@@ -19,6 +19,9 @@ final class MessageEnvelopes {
             LOADER);
 
     private static final boolean AMQP = ClassUtils.isPresent("org.springframework.amqp.core.Message", LOADER);
+
+    private static final boolean KAFKA = ClassUtils.isPresent("org.apache.kafka.clients.consumer.ConsumerRecord",
+            LOADER);
 
     private MessageEnvelopes() {
     }
@@ -35,6 +38,9 @@ final class MessageEnvelopes {
         }
         if (AMQP && AmqpMessages.is(type)) {
             return AmqpMessages::body;
+        }
+        if (KAFKA && KafkaRecords.is(type)) {
+            return KafkaRecords::value;
         }
         return null;
     }
@@ -60,6 +66,18 @@ final class MessageEnvelopes {
 
         static @Nullable Object body(@Nullable Object message) {
             return message == null ? null : ((org.springframework.amqp.core.Message) message).getBody();
+        }
+    }
+
+    /** Loaded only with the Kafka client present. */
+    private static final class KafkaRecords {
+
+        static boolean is(Class<?> type) {
+            return org.apache.kafka.clients.consumer.ConsumerRecord.class.isAssignableFrom(type);
+        }
+
+        static @Nullable Object value(@Nullable Object record) {
+            return record == null ? null : ((org.apache.kafka.clients.consumer.ConsumerRecord<?, ?>) record).value();
         }
     }
 }

@@ -14,19 +14,20 @@ import org.springframework.amqp.rabbit.core.RabbitTemplate;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.kafka.core.KafkaTemplate;
 
 /**
  * When the RabbitMQ adapters are added to the application's templates and listener container
  * factories, and when not.
  */
-class RabbitMessagingAutoConfigurationTest {
+class RabbitAdaptersAutoConfigurationTest {
 
     /** An advice the application put on its factory itself (a retry interceptor, say). */
     private static final MethodInterceptor OWN_ADVICE = invocation -> invocation.proceed();
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration.class,
-                    RabbitMessagingAutoConfiguration.class))
+                    MessagingAutoConfiguration.class))
             // nothing connects: a template and a factory are only configured here
             .withBean(CachingConnectionFactory.class, () -> new CachingConnectionFactory("127.0.0.1", 1))
             .withBean(RabbitTemplate.class, () -> new RabbitTemplate(new CachingConnectionFactory("127.0.0.1", 1)))
@@ -65,12 +66,20 @@ class RabbitMessagingAutoConfigurationTest {
     }
 
     @Test
-    void withoutSpringAmqpNothingIsDefined() {
+    void withoutSpringAmqpNoRabbitAdapterIsDefined() {
+        runner.withClassLoader(new FilteredClassLoader(RabbitTemplate.class)).run(context -> assertThat(context)
+                .hasNotFailed().doesNotHaveBean(RabbitTracePostProcessor.class)
+                .doesNotHaveBean(RabbitListenerContextAdvice.class));
+    }
+
+    @Test
+    void withoutAnyBrokerClientNothingIsDefined() {
         new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(ResilienceAutoConfiguration.class,
-                        RabbitMessagingAutoConfiguration.class))
-                .withClassLoader(new FilteredClassLoader(RabbitTemplate.class))
-                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(InboundMessageContext.class));
+                        MessagingAutoConfiguration.class))
+                .withClassLoader(new FilteredClassLoader(RabbitTemplate.class, KafkaTemplate.class))
+                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(InboundMessageContext.class)
+                        .doesNotHaveBean(MessagingProperties.class));
     }
 
     @Test

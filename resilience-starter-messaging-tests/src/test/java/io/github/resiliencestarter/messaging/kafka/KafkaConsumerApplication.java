@@ -1,0 +1,123 @@
+package io.github.resiliencestarter.messaging.kafka;
+
+import io.github.resiliencestarter.annotation.Idempotent;
+import io.github.resiliencestarter.annotation.Retry;
+import io.github.resiliencestarter.context.TraceContext;
+import io.github.resiliencestarter.context.TraceContextHolder;
+import io.github.resiliencestarter.retry.RetryableException;
+import io.github.resiliencestarter.spring.messaging.kafka.KafkaRetriesSpent;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.context.annotation.Bean;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.kafka.annotation.KafkaListener;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
+import org.springframework.kafka.listener.DefaultErrorHandler;
+import org.springframework.kafka.support.KafkaHeaders;
+import org.springframework.messaging.handler.annotation.Header;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * A Kafka consumer as an application writes one: {@code @KafkaListener} methods, {@code @Idempotent}
+ * keyed by the record key, the effect written in the listener's database transaction into a table
+ * without a unique key; failed records go to a dead-letter topic.
+ */
+@SpringBootApplication
+public class KafkaConsumerApplication {
+
+    /** Each record's effect runs once per key here. */
+    public static final String PAYMENTS = "k-payments";
+
+    /** Its listener fails with a transient error every time, under {@code @Retry(maxAttempts = 2)}. */
+    public static final String FLAKY = "k-flaky";
+
+    /** Where the error handler publishes what {@link #FLAKY} gave up on. */
+    public static final String FLAKY_DEAD_LETTERS = FLAKY + "-dlt";
+
+    /** Its listener reports the trace context it runs in. */
+    public static final String TRACED = "k-traced";
+
+    /**
+     * Dead-letter publishing, as documented: the application's own handler, told to send a record
+     * whose retries are spent to the dead-letter topic at once.
+     *
+     * @param template publishes the dead letters
+     * @return the error handler
+     */
+    @Bean
+    DefaultErrorHandler errorHandler(KafkaTemplate<Object, Object> template) {
+        DefaultErrorHandler handler = new DefaultErrorHandler(new DeadLetterPublishingRecoverer(template));
+        handler.setBackOffFunction(KafkaRetriesSpent.backOff());
+        return handler;
+    }
+
+    /** What the listeners saw, apart from them: the listeners' bean is a proxy. */
+    @Component
+    public static class Deliveries {
+
+        /** Every call of the payments listener's method. */
+        public final AtomicInteger paymentRuns = new AtomicInteger();
+
+        /** Calls of the flaky listener's method, attempts included. */
+        public final AtomicInteger flakyAttempts = new AtomicInteger();
+
+        /** The context each traced record ran in. */
+        public final BlockingQueue<TraceContext> traced = new LinkedBlockingQueue<>();
+    }
+
+    /** The listeners. */
+    @Component
+    public static class Listeners {
+
+        private final JdbcTemplate jdbc;
+
+        private final Deliveries seen;
+
+        Listeners(JdbcTemplate jdbc, Deliveries seen) {
+            this.jdbc = jdbc;
+            this.seen = seen;
+        }
+
+        /**
+         * Records one effect per key: the whole record taken, its offset differing between copies.
+         *
+         * @param record the record
+         */
+        @KafkaListener(topics = PAYMENTS, groupId = "payments")
+        @Idempotent(name = "K_PAYMENT", key = "#record.key()")
+        @Transactional
+        public void onPayment(ConsumerRecord<String, String> record) {
+            seen.paymentRuns.incrementAndGet();
+            jdbc.update("INSERT INTO message_effect (message_id, payload) VALUES (?, ?)", record.key(), record.value());
+        }
+
+        /**
+         * Fails with a transient error every time.
+         *
+         * @param value the record's value
+         * @param key the record's key
+         */
+        @KafkaListener(topics = FLAKY, groupId = "flaky")
+        @Idempotent(name = "K_FLAKY", key = "#key")
+        @Retry(maxAttempts = 2)
+        public void onFlaky(String value, @Header(KafkaHeaders.RECEIVED_KEY) String key) {
+            seen.flakyAttempts.incrementAndGet();
+            throw new RetryableException("downstream-busy", "the downstream is busy");
+        }
+
+        /**
+         * Reports its context.
+         *
+         * @param value the record's value
+         */
+        @KafkaListener(topics = TRACED, groupId = "traced")
+        public void onTraced(String value) {
+            seen.traced.add(TraceContextHolder.current());
+        }
+    }
+}

@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 
@@ -31,7 +32,7 @@ class KafkaProducerInterceptorRegistrar implements BeanPostProcessor {
     }
 
     /** Kafka takes the setting as a comma-separated string, a list of names or a list of classes. */
-    private static List<String> names(Object setting) {
+    private static List<String> names(@Nullable Object setting) {
         if (setting instanceof String names) {
             return Arrays.stream(names.split(",")).map(String::trim).filter(name -> !name.isEmpty()).toList();
         }

@@ -82,9 +82,9 @@ for leg in $LEGS; do
     4) echo "== leg 4: Spring Boot 4.1, Java 17"
        release_classes "$@"
        # Boot 4.1.2's own Netty release is not served here: the newest 4.2 one that is; nor are the test
-       # jars of its Kafka release (4.2.2) that spring-kafka-test's broker needs: those of 4.3.1 are
+       # jars of its Kafka release (4.2.2) that spring-kafka-test's broker needs: those of 4.2.1 are
        timed 4 ./mvnw -B -ntp -Pboot4 -DexcludedGroups=failover,scale,prometheus -Dspring-boot4.version=4.1.2 \
-         -Dnetty.version=4.2.18.Final -Dkafka.version=4.3.1 -pl "$BOOT4_MODULES" verify "$@" ;;
+         -Dnetty.version=4.2.18.Final -Dkafka.version=4.2.1 -pl "$BOOT4_MODULES" verify "$@" ;;
     *) echo "unknown leg '$leg'" >&2; exit 2 ;;
   esac
   printf '%s|(the whole leg)|%d s\n' "$leg" $((SECONDS - leg_started)) >>"$TIMES"

@@ -37,6 +37,9 @@ public final class ResilienceHeaders {
      */
     public static final String RETRY_EXHAUSTED = "X-Retry-Exhausted";
 
+    /** Set on an answer that replays a stored result of the same idempotency key. */
+    public static final String IDEMPOTENT_REPLAYED = "Idempotent-Replayed";
+
     private ResilienceHeaders() {
     }
 }

@@ -5,6 +5,7 @@ import io.github.resiliencestarter.autoconfigure.ResilienceAutoConfiguration;
 import io.github.resiliencestarter.autoconfigure.http.OutboundProperties;
 import io.github.resiliencestarter.autoconfigure.web.TraceProperties;
 import io.github.resiliencestarter.spring.grpc.DeadlineClientInterceptor;
+import io.github.resiliencestarter.spring.grpc.GrpcContextPropagator;
 import io.github.resiliencestarter.spring.grpc.GrpcRetryRules;
 import io.github.resiliencestarter.spring.grpc.TraceContextServerInterceptor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -49,6 +50,18 @@ public class GrpcAutoConfiguration {
     @ConditionalOnMissingBean
     public DeadlineClientInterceptor deadlineClientInterceptor(OutboundProperties outbound) {
         return new DeadlineClientInterceptor(outbound.getBudgetMargin());
+    }
+
+    /**
+     * Carries an inbound call's gRPC context (metadata, deadline, cancellation) to timeout workers
+     * and task executors.
+     *
+     * @return the propagator
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public GrpcContextPropagator grpcContextPropagator() {
+        return new GrpcContextPropagator();
     }
 
     /**

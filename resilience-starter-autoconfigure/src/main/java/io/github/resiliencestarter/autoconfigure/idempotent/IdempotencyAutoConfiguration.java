@@ -26,6 +26,7 @@ import io.github.resiliencestarter.spring.idempotent.HttpClientErrorReplay;
 import io.github.resiliencestarter.spring.idempotent.IdempotencyScopeResolver;
 import io.github.resiliencestarter.spring.idempotent.PrincipalScopeResolver;
 import io.github.resiliencestarter.spring.idempotent.ReplayHeaders;
+import io.github.resiliencestarter.spring.idempotent.ProtobufResponseCodec;
 import io.github.resiliencestarter.spring.idempotent.ResponseEntityCodec;
 import java.util.Set;
 import org.springframework.beans.factory.ListableBeanFactory;
@@ -47,6 +48,7 @@ import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 import org.springframework.http.ResponseEntity;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.util.ClassUtils;
 
 /**
  * Applies {@code @Idempotent}. The store is chosen once at start by
@@ -71,8 +73,6 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
     IdempotencyStoreConfigurations.JdbcPurge.class})
 public class IdempotencyAutoConfiguration {
 
-    /** A bean of one of these types means the application authenticates its callers. */
-
     /**
      * Encodes results for replay as JSON (applications without spring-web).
      *
@@ -81,7 +81,17 @@ public class IdempotencyAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     public ResponseCodec idempotencyResponseCodec() {
-        return new Fastjson2ResponseCodec();
+        return dataCodec();
+    }
+
+    /**
+     * The codec of results as data: JSON, protobuf messages (gRPC answers) as their wire bytes when
+     * protobuf-java is present.
+     */
+    static ResponseCodec dataCodec() {
+        ResponseCodec json = new Fastjson2ResponseCodec();
+        return ClassUtils.isPresent("com.google.protobuf.MessageLite", IdempotencyAutoConfiguration.class.getClassLoader())
+                ? new ProtobufResponseCodec(json) : json;
     }
 
     /** In web applications a replayed {@code ResponseEntity} keeps its status and allow-listed headers. */
@@ -98,7 +108,7 @@ public class IdempotencyAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         ResponseCodec idempotencyResponseCodec(IdempotencyProperties properties) {
-            return new ResponseEntityCodec(new Fastjson2ResponseCodec(), new ReplayHeaders(
+            return new ResponseEntityCodec(dataCodec(), new ReplayHeaders(
                     properties.getReplayHeaders(), properties.getReplayHeadersByName()));
         }
 

@@ -6,6 +6,7 @@ import io.github.resiliencestarter.autoconfigure.ResilienceAutoConfiguration;
 import io.github.resiliencestarter.autoconfigure.retry.RetryAutoConfiguration;
 import io.github.resiliencestarter.retry.RetryConfigRegistry;
 import io.github.resiliencestarter.spring.grpc.DeadlineClientInterceptor;
+import io.github.resiliencestarter.spring.grpc.GrpcContextPropagator;
 import io.github.resiliencestarter.spring.grpc.GrpcRetryRules;
 import io.github.resiliencestarter.spring.grpc.TraceContextServerInterceptor;
 import io.grpc.ServerInterceptor;
@@ -26,7 +27,8 @@ class GrpcAutoConfigurationTest {
     void withGrpcJavaTheInterceptorsAreDefinedAndRetriesClassifyItsStatuses() {
         runner.run(context -> {
             assertThat(context).hasSingleBean(TraceContextServerInterceptor.class)
-                    .hasSingleBean(DeadlineClientInterceptor.class).hasSingleBean(GrpcRetryRules.class);
+                    .hasSingleBean(DeadlineClientInterceptor.class).hasSingleBean(GrpcRetryRules.class)
+                    .hasSingleBean(GrpcContextPropagator.class);
             var classifier = context.getBean(RetryConfigRegistry.class).config(null).classifier();
             assertThat(classifier.isRetryable(Status.UNAVAILABLE.asRuntimeException())).isTrue();
             assertThat(classifier.isRetryable(Status.INVALID_ARGUMENT.asRuntimeException())).isFalse();

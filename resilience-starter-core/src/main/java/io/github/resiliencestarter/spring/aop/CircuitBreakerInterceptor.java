@@ -35,12 +35,11 @@ public class CircuitBreakerInterceptor extends OperationInterceptor<CircuitBreak
         CircuitGuard guard = operation.guard();
         if (operation.kind() == ResultKind.MONO) {
             return ReactorResults.perSubscription(() -> AsyncResults.withFallback(
-                    guard.callAsync(() -> ReactorResults.subscribe(invocation)), operation.fallback(),
-                    invocation.getThis(), invocation.getArguments()));
+                    guard.callAsync(() -> ReactorResults.subscribe(invocation)), operation.fallback(), invocation));
         }
-        if (operation.kind() == ResultKind.STAGE) {
+        if (operation.kind().completesAStage()) {
             return AsyncResults.withFallback(guard.callAsync(() -> AsyncResults.proceed(invocation)),
-                    operation.fallback(), invocation.getThis(), invocation.getArguments());
+                    operation.fallback(), invocation);
         }
         return guard.call(proceeding(invocation));
     }

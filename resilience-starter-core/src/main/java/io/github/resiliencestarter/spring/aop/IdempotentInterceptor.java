@@ -70,7 +70,7 @@ public class IdempotentInterceptor extends OperationInterceptor<IdempotentOperat
                     ? value(operation.fingerprint(), operation, args, "fingerprint")
                     : operation.fingerprintParameters().select(args));
         }
-        if (operation.kind() == ResultKind.STAGE) {
+        if (operation.kind().completesAStage()) {
             // a replay may complete on another thread: mark this request's response, captured now
             CompletableFuture<IdempotentResult<Object>> execution = operation.executor().executeAsync(call.build(),
                     () -> AsyncResults.proceed(invocation), RequestHeaders.replayMarker());

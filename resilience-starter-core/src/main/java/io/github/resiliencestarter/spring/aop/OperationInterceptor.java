@@ -1,6 +1,8 @@
 package io.github.resiliencestarter.spring.aop;
 
 import io.github.resiliencestarter.core.CheckedCallable;
+import io.github.resiliencestarter.spring.grpc.UnaryObserver;
+import java.util.concurrent.CompletionStage;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
@@ -28,7 +30,14 @@ public abstract class OperationInterceptor<O> implements MethodInterceptor {
             OperationGenerations.pin(invocation, generation);
         }
         try {
-            return invoke(operation, invocation);
+            Object result = invoke(operation, invocation);
+            if (result instanceof CompletionStage<?> answer && invocation.getMethod().getReturnType() == void.class) {
+                // a unary gRPC method governed as a stage: pass the decided answer on to its observer
+                UnaryObserver.answer(answer, invocation.getArguments(),
+                        ResultKind.observerIndex(invocation.getMethod()));
+                return null;
+            }
+            return result;
         } catch (Throwable ex) {
             FallbackMethod fallback = fallback(operation);
             if (fallback != null) {

@@ -22,7 +22,15 @@ public enum ResultKind {
     MONO,
 
     /** A Reactor {@code Flux}: each subscription is the work. */
-    FLUX;
+    FLUX,
+
+    /**
+     * A unary gRPC service method, {@code void} with a {@code StreamObserver<T>} parameter: its one
+     * answer is the work, governed as a stage's completion is.
+     */
+    OBSERVER;
+
+    private static final String STREAM_OBSERVER = "io.grpc.stub.StreamObserver";
 
     /**
      * The kind of a method's result.
@@ -34,6 +42,9 @@ public enum ResultKind {
         Class<?> type = method.getReturnType();
         if (type == CompletableFuture.class || type == CompletionStage.class) {
             return STAGE;
+        }
+        if (type == void.class && observerIndex(method) >= 0) {
+            return OBSERVER;
         }
         // by name: Reactor is optional
         return switch (type.getName()) {
@@ -64,6 +75,33 @@ public enum ResultKind {
     }
 
     /**
+     * Where a method takes the {@code StreamObserver} it answers through, by name: grpc-stub is
+     * optional.
+     *
+     * @param method a method
+     * @return the position of its last {@code StreamObserver} parameter, or {@code -1}
+     */
+    static int observerIndex(Method method) {
+        Class<?>[] types = method.getParameterTypes();
+        for (int i = types.length - 1; i >= 0; i--) {
+            if (types[i].getName().equals(STREAM_OBSERVER)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * Whether the result is governed as a {@code CompletionStage}: a stage, or a unary gRPC answer
+     * taken as one.
+     *
+     * @return {@code true} for {@link #STAGE} and {@link #OBSERVER}
+     */
+    public boolean completesAStage() {
+        return this == STAGE || this == OBSERVER;
+    }
+
+    /**
      * Whether the annotations apply to a later completion rather than to the call.
      *
      * @return {@code true} for every kind but {@link #VALUE}
@@ -73,8 +111,8 @@ public enum ResultKind {
     }
 
     /**
-     * The type of the value the method delivers: {@code T} of a {@code CompletionStage<T>} or
-     * {@code Mono<T>}, the return type itself for {@link #VALUE}.
+     * The type of the value the method delivers: {@code T} of a {@code CompletionStage<T>},
+     * {@code Mono<T>} or {@code StreamObserver<T>}, the return type itself for {@link #VALUE}.
      *
      * @param method the method
      * @return the value type ({@code Object} for a raw async type)
@@ -82,6 +120,10 @@ public enum ResultKind {
     public Type valueType(Method method) {
         if (this == VALUE) {
             return method.getGenericReturnType();
+        }
+        if (this == OBSERVER) {
+            return method.getGenericParameterTypes()[observerIndex(method)] instanceof ParameterizedType observer
+                    ? observer.getActualTypeArguments()[0] : Object.class;
         }
         return method.getGenericReturnType() instanceof ParameterizedType async
                 ? async.getActualTypeArguments()[0] : Object.class;

@@ -48,15 +48,13 @@ public class RetryInterceptor extends OperationInterceptor<RetryOperation> {
         if (operation.kind() == ResultKind.MONO) {
             // each attempt invokes the method again and subscribes to its new Mono
             return ReactorResults.perSubscription(() -> AsyncResults.withFallback(
-                    operation.retrier().callAsync(() -> ReactorResults.subscribe(invocation)), operation.fallback(),
-                    invocation.getThis(), invocation.getArguments()));
+                    operation.retrier().callAsync(() -> ReactorResults.subscribe(invocation)), operation.fallback(), invocation));
         }
-        if (operation.kind() == ResultKind.STAGE) {
+        if (operation.kind().completesAStage()) {
             // each attempt re-invokes the method on a fresh clone: a new stage per attempt
             CheckedCallable<CompletionStage<Object>> attempt = invocation instanceof ProxyMethodInvocation proxied
                     ? () -> AsyncResults.proceed(proxied.invocableClone()) : () -> AsyncResults.proceed(invocation);
-            return AsyncResults.withFallback(operation.retrier().callAsync(attempt), operation.fallback(),
-                    invocation.getThis(), invocation.getArguments());
+            return AsyncResults.withFallback(operation.retrier().callAsync(attempt), operation.fallback(), invocation);
         }
         CheckedCallable<@Nullable Object> attempt = blockingAttempts(invocation);
         if (operation.retrier().config().hedge() != null && TX_PRESENT

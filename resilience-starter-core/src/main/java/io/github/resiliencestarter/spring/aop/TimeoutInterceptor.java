@@ -41,14 +41,13 @@ public class TimeoutInterceptor extends OperationInterceptor<TimeoutOperation> {
     @Override
     protected @Nullable Object invoke(TimeoutOperation operation, MethodInvocation invocation) throws Throwable {
         // async results: the deadline bounds the completion; nothing is offloaded, a transaction is no obstacle
-        if (operation.kind() == ResultKind.STAGE) {
+        if (operation.kind().completesAStage()) {
             return AsyncResults.withFallback(operation.guard().callAsync(() -> AsyncResults.proceed(invocation)),
-                    operation.fallback(), invocation.getThis(), invocation.getArguments());
+                    operation.fallback(), invocation);
         }
         if (operation.kind() == ResultKind.MONO) {
             return ReactorResults.perSubscription(() -> AsyncResults.withFallback(
-                    operation.guard().callAsync(() -> ReactorResults.subscribe(invocation)), operation.fallback(),
-                    invocation.getThis(), invocation.getArguments()));
+                    operation.guard().callAsync(() -> ReactorResults.subscribe(invocation)), operation.fallback(), invocation));
         }
         if (operation.guard().config().mode() == TimeoutMode.OFFLOAD && TX_PRESENT
                 && TransactionSynchronizationManager.isActualTransactionActive()) {

@@ -24,7 +24,9 @@ import org.jspecify.annotations.Nullable;
  * validated as on HTTP, the deadline from the call's own gRPC deadline, capped. A call whose deadline
  * has passed is answered {@code DEADLINE_EXCEEDED} without running. The starter's failures, thrown or
  * given to {@code onError}, are answered with their status ({@link GrpcStatuses}) instead of
- * {@code UNKNOWN}.
+ * {@code UNKNOWN}. The call's metadata is readable as request headers ({@link InboundCall}), so
+ * {@code @Idempotent} reads its {@code idempotency-key} entry, and a replayed answer carries
+ * {@code idempotent-replayed: true} in its headers.
  */
 public class TraceContextServerInterceptor implements ServerInterceptor {
 
@@ -52,12 +54,17 @@ public class TraceContextServerInterceptor implements ServerInterceptor {
                     new Metadata());
             return new ServerCall.Listener<>() { };
         }
-        ServerCall<Q, R> mapping = new StatusMappingCall<>(call);
+        InboundCall inbound = new InboundCall(headers);
+        Context callContext = inbound.attachTo(Context.current());
+        ServerCall<Q, R> answering = new AnsweringCall<>(call, inbound);
         ServerCall.Listener<Q> listener;
+        Context previous = callContext.attach();
         try (TraceScope scope = TraceContextHolder.open(context)) {
-            listener = next.startCall(mapping, headers);
+            listener = next.startCall(answering, headers);
+        } finally {
+            callContext.detach(previous);
         }
-        return new ScopedListener<>(listener, context, mapping);
+        return new ScopedListener<>(listener, context, callContext, answering);
     }
 
     private TraceContext read(Metadata headers) {
@@ -70,11 +77,23 @@ public class TraceContextServerInterceptor implements ServerInterceptor {
         return context.withDeadline(Deadline.after(Duration.ofNanos(Math.min(nanos, maxBudget.toNanos()))));
     }
 
-    /** Answers the starter's failures given to {@code onError} with their status. */
-    private static final class StatusMappingCall<Q, R> extends ForwardingServerCall.SimpleForwardingServerCall<Q, R> {
+    /**
+     * Answers the starter's failures given to {@code onError} with their status, and marks a
+     * replayed answer in its headers.
+     */
+    private static final class AnsweringCall<Q, R> extends ForwardingServerCall.SimpleForwardingServerCall<Q, R> {
 
-        StatusMappingCall(ServerCall<Q, R> call) {
+        private final InboundCall inbound;
+
+        AnsweringCall(ServerCall<Q, R> call, InboundCall inbound) {
             super(call);
+            this.inbound = inbound;
+        }
+
+        @Override
+        public void sendHeaders(Metadata headers) {
+            inbound.stampReplayed(headers);
+            super.sendHeaders(headers);
         }
 
         @Override
@@ -90,23 +109,31 @@ public class TraceContextServerInterceptor implements ServerInterceptor {
 
         private final TraceContext context;
 
+        private final Context callContext;
+
         private final ServerCall<Q, ?> call;
 
-        ScopedListener(ServerCall.Listener<Q> delegate, TraceContext context, ServerCall<Q, ?> call) {
+        ScopedListener(ServerCall.Listener<Q> delegate, TraceContext context, Context callContext,
+                ServerCall<Q, ?> call) {
             super(delegate);
             this.context = context;
+            this.callContext = callContext;
             this.call = call;
         }
 
         @Override
         public void onMessage(Q message) {
+            Context previous = callContext.attach();
             try (TraceScope scope = TraceContextHolder.open(context)) {
                 super.onMessage(message);
+            } finally {
+                callContext.detach(previous);
             }
         }
 
         @Override
         public void onHalfClose() {
+            Context previous = callContext.attach();
             try (TraceScope scope = TraceContextHolder.open(context)) {
                 super.onHalfClose();
             } catch (RuntimeException failure) {
@@ -115,27 +142,38 @@ public class TraceContextServerInterceptor implements ServerInterceptor {
                     throw failure;
                 }
                 call.close(status, new Metadata());
+            } finally {
+                callContext.detach(previous);
             }
         }
 
         @Override
         public void onCancel() {
+            Context previous = callContext.attach();
             try (TraceScope scope = TraceContextHolder.open(context)) {
                 super.onCancel();
+            } finally {
+                callContext.detach(previous);
             }
         }
 
         @Override
         public void onComplete() {
+            Context previous = callContext.attach();
             try (TraceScope scope = TraceContextHolder.open(context)) {
                 super.onComplete();
+            } finally {
+                callContext.detach(previous);
             }
         }
 
         @Override
         public void onReady() {
+            Context previous = callContext.attach();
             try (TraceScope scope = TraceContextHolder.open(context)) {
                 super.onReady();
+            } finally {
+                callContext.detach(previous);
             }
         }
     }

@@ -21,11 +21,12 @@ import org.springframework.util.ClassUtils;
  * default fingerprint (the engine computes the fingerprint itself), resolved once per method.
  *
  * <p>Left out: parameters of infrastructure types (servlet request and response, WebFlux exchange,
- * principal, binding results, streams, headers, a broker's channel), which differ between identical
+ * principal, binding results, streams, headers, a broker's channel, a gRPC response observer), which differ between identical
  * requests; header and cookie values ({@code @RequestHeader}, {@code @CookieValue}, a listener's
  * {@code @Header} and {@code @Headers}: a retry or a redelivery may change only a header, such as
  * an attempt number or the redelivered flag); and multipart parts, which do not encode repeatably.
- * A message envelope counts by its content only ({@link MessageEnvelopes}). Parameter annotations
+ * A message envelope counts by its content only, a protobuf message by its wire bytes
+ * ({@link MessageEnvelopes}). Parameter annotations
  * count where Spring reads them, on an interface the method implements included. A fingerprint
  * expression covers any of them when they matter.
  */
@@ -103,7 +104,9 @@ public final class FingerprintParameters {
                 "org.springframework.http.codec.multipart.Part",
                 // a listener's per-delivery plumbing
                 "org.springframework.messaging.MessageHeaders", "com.rabbitmq.client.Channel",
-                "org.springframework.kafka.support.Acknowledgment", "org.apache.kafka.clients.consumer.Consumer")) {
+                "org.springframework.kafka.support.Acknowledgment", "org.apache.kafka.clients.consumer.Consumer",
+                // where a unary gRPC method answers
+                "io.grpc.stub.StreamObserver")) {
             if (ClassUtils.isPresent(name, loader)) {
                 types.add(ClassUtils.resolveClassName(name, loader));
             }

@@ -8,8 +8,9 @@ import org.springframework.util.ClassUtils;
  * The content of a message envelope a listener may take as a parameter: a Spring
  * {@code Message}'s payload, a raw AMQP message's body, a Kafka record's value. Its headers and delivery properties (a
  * delivery tag, the redelivered flag, timestamps) change between deliveries of the same message,
- * so a redelivery must not look like another payload under the same key. Each broker's types are
- * touched only when its library is present.
+ * so a redelivery must not look like another payload under the same key. A protobuf message (a
+ * gRPC request) counts by its wire bytes: its generated accessors are no bean a JSON writer could
+ * walk. Each library's types are touched only when it is present.
  */
 final class MessageEnvelopes {
 
@@ -22,6 +23,8 @@ final class MessageEnvelopes {
 
     private static final boolean KAFKA = ClassUtils.isPresent("org.apache.kafka.clients.consumer.ConsumerRecord",
             LOADER);
+
+    private static final boolean PROTOBUF = ClassUtils.isPresent("com.google.protobuf.MessageLite", LOADER);
 
     private MessageEnvelopes() {
     }
@@ -41,6 +44,9 @@ final class MessageEnvelopes {
         }
         if (KAFKA && KafkaRecords.is(type)) {
             return KafkaRecords::value;
+        }
+        if (PROTOBUF && ProtobufMessages.is(type)) {
+            return ProtobufMessages::bytes;
         }
         return null;
     }
@@ -78,6 +84,31 @@ final class MessageEnvelopes {
 
         static @Nullable Object value(@Nullable Object record) {
             return record == null ? null : ((org.apache.kafka.clients.consumer.ConsumerRecord<?, ?>) record).value();
+        }
+    }
+
+    /** Loaded only with protobuf-java present. */
+    private static final class ProtobufMessages {
+
+        static boolean is(Class<?> type) {
+            return com.google.protobuf.MessageLite.class.isAssignableFrom(type);
+        }
+
+        /** Deterministic: the same message gives the same bytes, map fields included. */
+        static @Nullable Object bytes(@Nullable Object message) {
+            if (message == null) {
+                return null;
+            }
+            com.google.protobuf.MessageLite protobuf = (com.google.protobuf.MessageLite) message;
+            byte[] bytes = new byte[protobuf.getSerializedSize()];
+            com.google.protobuf.CodedOutputStream out = com.google.protobuf.CodedOutputStream.newInstance(bytes);
+            out.useDeterministicSerialization();
+            try {
+                protobuf.writeTo(out);
+            } catch (java.io.IOException ex) {
+                throw new java.io.UncheckedIOException(ex);
+            }
+            return bytes;
         }
     }
 }

@@ -1,5 +1,7 @@
 package io.github.resiliencestarter.spring.idempotent;
 
+import io.github.resiliencestarter.context.ResilienceHeaders;
+import io.github.resiliencestarter.spring.grpc.InboundCall;
 import io.github.resiliencestarter.spring.webflux.ReactiveRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.util.ArrayList;
@@ -13,7 +15,8 @@ import org.springframework.web.context.request.ServletRequestAttributes;
 
 /**
  * Reads the idempotency key header's field lines and marks replayed responses, for the servlet request bound to
- * the thread or the reactive request restored into it ({@link ReactiveRequest}).
+ * the thread, the reactive request restored into it ({@link ReactiveRequest}) or the gRPC call it
+ * handles ({@link InboundCall}: metadata for headers).
  */
 public final class RequestHeaders {
 
@@ -21,7 +24,7 @@ public final class RequestHeaders {
     public static final String IDEMPOTENCY_KEY = "Idempotency-Key";
 
     /** The response header marking a replayed result. */
-    public static final String REPLAYED = "Idempotent-Replayed";
+    public static final String REPLAYED = ResilienceHeaders.IDEMPOTENT_REPLAYED;
 
     private static final boolean SERVLET = ClassUtils.isPresent(
             "org.springframework.web.context.request.ServletRequestAttributes", RequestHeaders.class.getClassLoader())
@@ -30,6 +33,8 @@ public final class RequestHeaders {
     private static final boolean REACTIVE = ClassUtils.isPresent(
             "org.springframework.web.server.ServerWebExchange", RequestHeaders.class.getClassLoader())
             && ClassUtils.isPresent("io.micrometer.context.ThreadLocalAccessor", RequestHeaders.class.getClassLoader());
+
+    private static final boolean GRPC = ClassUtils.isPresent("io.grpc.Context", RequestHeaders.class.getClassLoader());
 
     private RequestHeaders() {
     }
@@ -45,7 +50,29 @@ public final class RequestHeaders {
         if (values == null && REACTIVE) {
             values = Reactive.headers(name);
         }
+        if (values == null && GRPC) {
+            values = Grpc.headers(name);
+        }
         return values == null ? List.of() : values;
+    }
+
+    /**
+     * Every field line of a header, from headers of either Framework line: read with
+     * {@code forEach}, not {@code get} or {@code getOrEmpty}, which take an {@code Object} on
+     * Framework 6 and a {@code String} on 7, so one compiled jar could not call both.
+     *
+     * @param headers the headers
+     * @param name the header name, any case
+     * @return its values in order, empty when absent
+     */
+    public static List<String> values(org.springframework.http.HttpHeaders headers, String name) {
+        List<String> values = new ArrayList<>();
+        headers.forEach((header, fieldValues) -> {
+            if (header.equalsIgnoreCase(name)) {
+                values.addAll(fieldValues);
+            }
+        });
+        return values;
     }
 
     /** Adds {@code Idempotent-Replayed: true} to the current response. */
@@ -63,6 +90,9 @@ public final class RequestHeaders {
         Runnable marker = SERVLET ? Servlet.replayMarker() : null;
         if (marker == null && REACTIVE) {
             marker = Reactive.replayMarker();
+        }
+        if (marker == null && GRPC) {
+            marker = Grpc.replayMarker();
         }
         return marker != null ? marker : () -> { };
     }
@@ -92,20 +122,27 @@ public final class RequestHeaders {
             if (request == null) {
                 return null;
             }
-            // forEach, not get: HttpHeaders.get takes an Object on Framework 6 and a String on 7
-            List<String> values = new ArrayList<>();
-            request.exchange().getRequest().getHeaders().forEach((header, fieldValues) -> {
-                if (header.equalsIgnoreCase(name)) {
-                    values.addAll(fieldValues);
-                }
-            });
-            return values;
+            return values(request.exchange().getRequest().getHeaders(), name);
         }
 
         static @Nullable Runnable replayMarker() {
             ReactiveRequest request = ReactiveRequest.current();
             return request == null ? null
                     : () -> request.exchange().getResponse().getHeaders().set(REPLAYED, "true");
+        }
+    }
+
+    /** Kept apart so grpc-java is loaded only when present. */
+    private static final class Grpc {
+
+        static @Nullable List<String> headers(String name) {
+            InboundCall call = InboundCall.current();
+            return call == null ? null : call.headers(name);
+        }
+
+        static @Nullable Runnable replayMarker() {
+            InboundCall call = InboundCall.current();
+            return call == null ? null : call::markReplayed;
         }
     }
 }

@@ -1,21 +1,14 @@
 package io.github.resiliencestarter.spring.webflux;
 
-import com.alibaba.fastjson2.JSON;
 import io.github.resiliencestarter.context.ResilienceHeaders;
 import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.micrometer.TraceContextAccessor;
 import io.github.resiliencestarter.spring.web.InboundTraceContext;
 import io.github.resiliencestarter.spring.web.ResilienceProblems;
-import java.nio.charset.StandardCharsets;
-import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.Ordered;
-import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
-import org.springframework.http.ProblemDetail;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
@@ -81,20 +74,10 @@ public class TraceContextWebFilter implements WebFilter, Ordered {
         exchange.getResponse().getHeaders().set(ResilienceHeaders.TRACE_ID, context.traceId());
         if (context.isExpired()) {
             log.debug("Inbound budget already spent; answering 504 without running the handler");
-            return writeProblem(exchange, ResilienceProblems.deadlineExceeded(
-                    "The caller's time budget was already spent when the request arrived"));
+            return ReactiveProblemWriter.write(exchange, ResilienceProblems.deadlineExceeded(
+                    "The caller's time budget was already spent when the request arrived"), problemTypeBase);
         }
         return chain.filter(exchange).contextWrite(reactor -> reactor.put(TraceContextAccessor.KEY, context)
                 .put(ReactiveRequest.KEY, new ReactiveRequest(exchange, null)));
-    }
-
-    private Mono<Void> writeProblem(ServerWebExchange exchange, ProblemDetail problem) {
-        Map<String, Object> body = ResilienceProblems.members(ResilienceProblems.rebase(problem, problemTypeBase),
-                exchange.getRequest().getPath().value());
-        exchange.getResponse().setStatusCode(HttpStatus.valueOf(problem.getStatus()));
-        exchange.getResponse().getHeaders().setContentType(MediaType.APPLICATION_PROBLEM_JSON);
-        DataBuffer buffer = exchange.getResponse().bufferFactory()
-                .wrap(JSON.toJSONString(body).getBytes(StandardCharsets.UTF_8));
-        return exchange.getResponse().writeWith(Mono.just(buffer));
     }
 }

@@ -2,7 +2,9 @@ package io.github.resiliencestarter.spring.idempotent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.protobuf.StringValue;
 import com.rabbitmq.client.Channel;
+import io.grpc.stub.StreamObserver;
 import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -35,6 +37,9 @@ class FingerprintParametersTest {
 
         void payload(String payload, @Header("kafka_offset") long offset) {
         }
+
+        void grpc(StringValue request, StreamObserver<StringValue> answer) {
+        }
     }
 
     private static FingerprintParameters of(String name) {
@@ -64,5 +69,13 @@ class FingerprintParametersTest {
     @Test
     void aPlainPayloadCountsAsItIs() {
         assertThat(of("payload").select(new Object[] {"order 7", 99L})).containsExactly("order 7");
+    }
+
+    @Test
+    void aProtobufRequestCountsByItsWireBytesAndTheObserverNotAtAll() {
+        StringValue request = StringValue.of("order 7");
+
+        assertThat(of("grpc").select(new Object[] {request, null})).singleElement()
+                .isEqualTo(request.toByteArray());
     }
 }

@@ -13,14 +13,18 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.grpc.client.GlobalClientInterceptor;
+import org.springframework.grpc.server.GlobalServerInterceptor;
 
 /**
  * gRPC with grpc-java: a server interceptor (the call's trace context from its metadata and its own
  * deadline, the starter's failures as gRPC statuses), a client interceptor (each call's deadline
- * bounded by the remaining budget, the trace id sent), and the retry rules of gRPC statuses. Add
- * the interceptors to the servers and channels the application builds (docs/grpc.md); the retry
- * rules apply by themselves. Caps and margins are HTTP's: {@code resilience.trace.max-inbound-budget}
- * and {@code resilience.outbound.budget-margin}.
+ * bounded by the remaining budget, the trace id sent), and the retry rules of gRPC statuses. With
+ * Spring gRPC (Boot 4.1) the interceptors are its global interceptors, on every service and every
+ * channel it builds; otherwise add them to the servers and channels the application builds
+ * (docs/grpc.md). The retry rules apply by themselves. Caps and margins are HTTP's:
+ * {@code resilience.trace.max-inbound-budget} and {@code resilience.outbound.budget-margin}.
  */
 @AutoConfiguration(after = ResilienceAutoConfiguration.class)
 @ConditionalOnResilienceEnabled
@@ -37,7 +41,7 @@ public class GrpcAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     public TraceContextServerInterceptor traceContextServerInterceptor(TraceProperties trace) {
-        return new TraceContextServerInterceptor(trace.getMaxInboundBudget(), null);
+        return serverInterceptor(trace);
     }
 
     /**
@@ -49,7 +53,7 @@ public class GrpcAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     public DeadlineClientInterceptor deadlineClientInterceptor(OutboundProperties outbound) {
-        return new DeadlineClientInterceptor(outbound.getBudgetMargin());
+        return clientInterceptor(outbound);
     }
 
     /**
@@ -73,5 +77,49 @@ public class GrpcAutoConfiguration {
     @ConditionalOnMissingBean
     public GrpcRetryRules grpcRetryRules() {
         return new GrpcRetryRules();
+    }
+
+    private static TraceContextServerInterceptor serverInterceptor(TraceProperties trace) {
+        return new TraceContextServerInterceptor(trace.getMaxInboundBudget(), null);
+    }
+
+    private static DeadlineClientInterceptor clientInterceptor(OutboundProperties outbound) {
+        return new DeadlineClientInterceptor(outbound.getBudgetMargin());
+    }
+
+    /**
+     * With Spring gRPC the same interceptors, marked as its global ones: defined here first, so
+     * the plain definitions above stand back.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = {"org.springframework.grpc.server.GlobalServerInterceptor",
+        "org.springframework.grpc.client.GlobalClientInterceptor"})
+    static class SpringGrpcGlobalInterceptors {
+
+        /**
+         * The server interceptor, on every service Spring gRPC serves.
+         *
+         * @param trace the inbound cap
+         * @return the interceptor
+         */
+        @Bean
+        @ConditionalOnMissingBean
+        @GlobalServerInterceptor
+        TraceContextServerInterceptor traceContextServerInterceptor(TraceProperties trace) {
+            return serverInterceptor(trace);
+        }
+
+        /**
+         * The client interceptor, on every channel Spring gRPC's channel factory builds.
+         *
+         * @param outbound the margin kept back from the budget
+         * @return the interceptor
+         */
+        @Bean
+        @ConditionalOnMissingBean
+        @GlobalClientInterceptor
+        DeadlineClientInterceptor deadlineClientInterceptor(OutboundProperties outbound) {
+            return clientInterceptor(outbound);
+        }
     }
 }

@@ -15,6 +15,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.grpc.client.GlobalClientInterceptor;
+import org.springframework.grpc.server.GlobalServerInterceptor;
 
 /** When the gRPC interceptors and retry rules are defined, and when not. */
 class GrpcAutoConfigurationTest {
@@ -46,5 +48,28 @@ class GrpcAutoConfigurationTest {
     void withTheWholeStarterOffNothingIsDefined() {
         runner.withPropertyValues("resilience.enabled=false").run(context -> assertThat(context)
                 .doesNotHaveBean(TraceContextServerInterceptor.class).doesNotHaveBean(DeadlineClientInterceptor.class));
+    }
+
+    @Test
+    void withSpringGrpcTheInterceptorsAreItsGlobalOnes() {
+        runner.run(context -> {
+            assertThat(context.findAnnotationOnBean("traceContextServerInterceptor", GlobalServerInterceptor.class))
+                    .isNotNull();
+            assertThat(context.findAnnotationOnBean("deadlineClientInterceptor", GlobalClientInterceptor.class))
+                    .isNotNull();
+            assertThat(context).hasSingleBean(TraceContextServerInterceptor.class)
+                    .hasSingleBean(DeadlineClientInterceptor.class);
+        });
+    }
+
+    @Test
+    void withoutSpringGrpcThePlainInterceptorsAreDefined() {
+        runner.withClassLoader(new FilteredClassLoader(GlobalServerInterceptor.class, GlobalClientInterceptor.class))
+                .run(context -> {
+                    assertThat(context).hasSingleBean(TraceContextServerInterceptor.class)
+                            .hasSingleBean(DeadlineClientInterceptor.class);
+                    assertThat(context.findAnnotationOnBean("traceContextServerInterceptor",
+                            GlobalServerInterceptor.class)).isNull();
+                });
     }
 }

@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
+import org.springframework.core.Ordered;
 
 /**
  * Runs every callback of an inbound call (the handler's start, each message, the half-close) in
@@ -28,7 +29,10 @@ import org.jspecify.annotations.Nullable;
  * {@code @Idempotent} reads its {@code idempotency-key} entry, and a replayed answer carries
  * {@code idempotent-replayed: true} in its headers.
  */
-public class TraceContextServerInterceptor implements ServerInterceptor {
+public class TraceContextServerInterceptor implements ServerInterceptor, Ordered {
+
+    /** Before other interceptors that order themselves, so they run in the call's context. */
+    public static final int ORDER = Ordered.HIGHEST_PRECEDENCE + 10;
 
     private final InboundTraceContext traceIds;
 
@@ -43,6 +47,11 @@ public class TraceContextServerInterceptor implements ServerInterceptor {
     public TraceContextServerInterceptor(Duration maxBudget, @Nullable Supplier<@Nullable String> currentSpanTraceId) {
         this.traceIds = new InboundTraceContext(null, null, currentSpanTraceId, false);
         this.maxBudget = maxBudget;
+    }
+
+    @Override
+    public int getOrder() {
+        return ORDER;
     }
 
     @Override

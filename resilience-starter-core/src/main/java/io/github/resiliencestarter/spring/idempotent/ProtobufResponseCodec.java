@@ -21,7 +21,7 @@ import org.springframework.core.ResolvableType;
  */
 public class ProtobufResponseCodec implements ResponseCodec {
 
-    private final Map<Class<?>, Parser<?>> parsers = new ConcurrentHashMap<>();
+    private final Parsers parsers = new Parsers();
 
     private final ResponseCodec delegate;
 
@@ -37,7 +37,7 @@ public class ProtobufResponseCodec implements ResponseCodec {
     @Override
     public boolean canRoundTrip(Type type) {
         Class<?> message = messageClass(type);
-        return message != null ? parser(message) != null : delegate.canRoundTrip(type);
+        return message != null ? parsers.of(message) != null : delegate.canRoundTrip(type);
     }
 
     @Override
@@ -68,7 +68,7 @@ public class ProtobufResponseCodec implements ResponseCodec {
         if (message == null) {
             return delegate.decode(payload, type);
         }
-        Parser<?> parser = parser(message);
+        Parser<?> parser = parsers.of(message);
         if (parser == null) {
             throw new IllegalStateException(message.getName() + " has no static parser()");
         }
@@ -92,20 +92,28 @@ public class ProtobufResponseCodec implements ResponseCodec {
         return raw != null && MessageLite.class.isAssignableFrom(raw) ? raw : null;
     }
 
-    private @Nullable Parser<?> parser(Class<?> message) {
-        Parser<?> known = parsers.get(message);
-        if (known != null) {
-            return known;
-        }
-        try {
-            Object found = message.getMethod("parser").invoke(null);
-            if (found instanceof Parser<?> parser) {
-                parsers.put(message, parser);
-                return parser;
+    /**
+     * The parsers of message classes, found once per class. Apart from the codec, so that reading
+     * the codec's own signatures (as the auto-configuration's compiler does) needs no protobuf class.
+     */
+    private static final class Parsers {
+
+        private final Map<Class<?>, Parser<?>> known = new ConcurrentHashMap<>();
+
+        @Nullable Parser<?> of(Class<?> message) {
+            Parser<?> found = known.get(message);
+            if (found != null) {
+                return found;
             }
-        } catch (ReflectiveOperationException | RuntimeException ex) {
-            // not a generated message: it cannot be replayed, which the caller reports at startup
+            try {
+                if (message.getMethod("parser").invoke(null) instanceof Parser<?> parser) {
+                    known.put(message, parser);
+                    return parser;
+                }
+            } catch (ReflectiveOperationException | RuntimeException ex) {
+                // not a generated message: it cannot be replayed, which the caller reports at startup
+            }
+            return null;
         }
-        return null;
     }
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every measurement of docs/benchmarks.md in one run (2-core budget; about 30 minutes):
 #   1. JMH: the annotation paths against the interceptor floor and the peers, the retry decisions,
+#      OFFLOAD with default settings as an outside harness ran it (its own 4 forks),
 #      and the idempotency stores against raw Redis / JDBC round trips (one fork, 3 warm-up and
 #      10 measured iterations of 1 s, -prof gc; medians, so a few disturbed iterations do not move them);
 #   2. end to end: the sample under a fixed arrival rate with the starter on and off (scripts/load.sh overhead);
@@ -33,7 +34,10 @@ else
   if [ "${BENCH_SKIP_JMH:-0}" != 1 ]; then
     # hedging has its own sampling run (docs/benchmarks.md, Hedging)
     java -cp "$CP" org.openjdk.jmh.Main -f 1 -wi 3 -w 1s -i 10 -r 1s -prof gc -e HedgingBenchmark \
-      -rf json -rff docs/bench/results.json
+      -e OffloadDefaultsBenchmark -rf json -rff docs/bench/results.json
+    # OFFLOAD exactly as an outside harness ran it (issue 32): default settings, its own 4 forks of 5 x 1 s
+    java -cp "$CP" org.openjdk.jmh.Main -prof gc -rf json -rff docs/bench/offload-defaults.json \
+      OffloadDefaultsBenchmark
   fi
   # built above; two rounds (on, off, off, on) so a drift of the machine shows as a difference between pairs
   LOAD_SKIP_BUILD=1 LOAD_ROUNDS="${LOAD_ROUNDS:-2}" "$ROOT/scripts/load.sh" overhead

@@ -105,9 +105,7 @@ public class AnnotationBenchmark {
         resilience4j = context.getBean(Targets.Resilience4j.class);
         springRetry = context.getBean(Targets.SpringRetry.class);
         // the same pool shape as the starter's OFFLOAD executor
-        executor = TimeoutExecutors.newBoundedExecutor("raw-", TimeoutExecutors.DEFAULT_CORE_SIZE,
-                TimeoutExecutors.DEFAULT_MAX_SIZE, TimeoutExecutors.DEFAULT_QUEUE_CAPACITY,
-                TimeoutExecutors.DEFAULT_KEEP_ALIVE);
+        executor = TimeoutExecutors.newBoundedExecutor();
         timeLimiter = TimeLimiter.of(TimeLimiterConfig.custom().timeoutDuration(Duration.ofSeconds(5)).build());
     }
 

@@ -94,9 +94,7 @@ public class OffloadDefaultsBenchmark {
         ours = context.getBean(TimedCompute.class);
         plain = new Compute();
         fixedFour = Executors.newFixedThreadPool(4);
-        starterShape = TimeoutExecutors.newBoundedExecutor("shape-", TimeoutExecutors.DEFAULT_CORE_SIZE,
-                TimeoutExecutors.DEFAULT_MAX_SIZE, TimeoutExecutors.DEFAULT_QUEUE_CAPACITY,
-                TimeoutExecutors.DEFAULT_KEEP_ALIVE);
+        starterShape = TimeoutExecutors.newBoundedExecutor();
         timeLimiter = TimeLimiter.of(TimeLimiterConfig.custom().timeoutDuration(Duration.ofSeconds(5)).build());
     }
 

@@ -25,7 +25,7 @@ final class ResponseReplay {
      * @return the stored form; {@code unreplayable} when the codec fails
      */
     static StoredResponse encode(@Nullable Object value, IdempotentCall call, ResponseCodec codec) {
-        if (call.returnType() == void.class || call.returnType() == Void.class) {
+        if (returnsNothing(call)) {
             return VOID;
         }
         String payload;
@@ -42,6 +42,9 @@ final class ResponseReplay {
 
     /**
      * Replays a COMPLETED record, or says why a COMMITTED one whose response never came cannot be.
+     * A void method's COMMITTED record replays as done: its only answer is its effect, and the
+     * commit is the proof of that (a consumer acknowledges the redelivery instead of failing it
+     * forever).
      *
      * @param record the record
      * @param call the call
@@ -53,6 +56,9 @@ final class ResponseReplay {
     static @Nullable Object replay(IdempotencyRecord record, IdempotentCall call, ResponseCodec codec,
             ClientErrorReplay clientErrors) throws Throwable {
         if (record.status() == IdempotencyStatus.COMMITTED) {
+            if (returnsNothing(call)) {
+                return null;
+            }
             throw new IdempotentReplayException("The first call of " + call.operation() + " committed, but its "
                     + "response was not recorded; it is not executed again", null);
         }
@@ -96,6 +102,10 @@ final class ResponseReplay {
                 }
                 throw new IdempotencyRecordCorruptedException("unknown response type for " + call.operation(), null);
         }
+    }
+
+    private static boolean returnsNothing(IdempotentCall call) {
+        return call.returnType() == void.class || call.returnType() == Void.class;
     }
 
     private static Throwable clientError(StoredResponse response, IdempotentCall call, ClientErrorReplay clientErrors) {

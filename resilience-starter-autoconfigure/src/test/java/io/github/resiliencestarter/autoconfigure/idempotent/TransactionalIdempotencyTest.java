@@ -20,6 +20,7 @@ import io.github.resiliencestarter.idempotent.IdempotentReplayException;
 import io.github.resiliencestarter.idempotent.StoredResponse;
 import io.github.resiliencestarter.idempotent.jdbc.IdempotencyClaimLostException;
 import io.github.resiliencestarter.idempotent.jdbc.IdempotentAttemptCommittedException;
+import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencySchema;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyStore;
 import io.github.resiliencestarter.retry.RetryableException;
 import io.github.resiliencestarter.testsupport.CrashingJdbcStore;
@@ -130,6 +131,25 @@ abstract class TransactionalIdempotencyTest {
             jdbc.update("UPDATE resilience_idempotency SET lease_expire_time = 0 WHERE idempotency_key = ?", key);
             assertThatThrownBy(() -> orders.create(orderNo, false)).isInstanceOf(IdempotentReplayException.class);
             assertThat(rows(orderNo)).isEqualTo(1);
+        } finally {
+            crashingStore().crashOnComplete(false);
+        }
+    }
+
+    @Test
+    void IP6_aVoidMethodThatCrashedAfterItsCommitIsReplayedAsDoneOnceItsLeaseIsOver() {
+        String orderNo = "V-" + run;
+        crashingStore().crashOnComplete(true);
+        try {
+            // a consumer's shape: no answer but the effect; the process "dies" before the response is stored
+            orders.record(orderNo);
+            String key = storedKey("IP6_RECORD", orderNo);
+            assertThat(store.find(key).status()).isEqualTo(IdempotencyStatus.COMMITTED);
+
+            // the redelivery after the lease: the commit proves the effect, which is all a void method answers
+            jdbc.update("UPDATE resilience_idempotency SET lease_expire_time = 0 WHERE idempotency_key = ?", key);
+            orders.record(orderNo);
+            assertThat(saves(orderNo)).as("one effect").isEqualTo(1);
         } finally {
             crashingStore().crashOnComplete(false);
         }
@@ -286,6 +306,12 @@ abstract class TransactionalIdempotencyTest {
             return "created " + orderNo;
         }
 
+        @Idempotent(key = "#orderNo", name = "IP6_RECORD")
+        @Transactional
+        public void record(String orderNo) {
+            jdbc.update("INSERT INTO ip6_saves (order_no) VALUES (?)", orderNo);
+        }
+
         @Idempotent(key = "#orderNo", name = "IP6_LOST")
         @Transactional
         public String createWhileSomeoneTakesOver(String orderNo) throws Exception {
@@ -325,6 +351,8 @@ abstract class TransactionalIdempotencyTest {
 
         @Bean
         IdempotencyStore idempotencyStore(DataSource dataSource, PlatformTransactionManager transactions) {
+            // the application's own store: the starter's schema initialization is for its own
+            JdbcIdempotencySchema.create(dataSource, JdbcIdempotencyStore.DEFAULT_TABLE);
             return new CrashingJdbcStore(dataSource, transactions);
         }
     }

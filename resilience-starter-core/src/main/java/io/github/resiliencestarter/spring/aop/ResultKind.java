@@ -3,8 +3,10 @@ package io.github.resiliencestarter.spring.aop;
 import java.lang.reflect.Method;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * How an annotated method delivers its result, which decides what the annotations bound: the call
@@ -31,6 +33,9 @@ public enum ResultKind {
     OBSERVER;
 
     private static final String STREAM_OBSERVER = "io.grpc.stub.StreamObserver";
+
+    /** Found once per void method: every call of a governed gRPC method asks. */
+    private static final Map<Method, Integer> OBSERVER_INDEX = new ConcurrentHashMap<>();
 
     /**
      * The kind of a method's result.
@@ -82,6 +87,10 @@ public enum ResultKind {
      * @return the position of its last {@code StreamObserver} parameter, or {@code -1}
      */
     static int observerIndex(Method method) {
+        return OBSERVER_INDEX.computeIfAbsent(method, ResultKind::findObserverIndex);
+    }
+
+    private static int findObserverIndex(Method method) {
         Class<?>[] types = method.getParameterTypes();
         for (int i = types.length - 1; i >= 0; i--) {
             if (types[i].getName().equals(STREAM_OBSERVER)) {

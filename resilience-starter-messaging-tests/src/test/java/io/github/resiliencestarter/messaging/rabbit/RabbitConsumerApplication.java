@@ -38,6 +38,12 @@ public class RabbitConsumerApplication {
     /** Where the broker dead-letters what {@link #FLAKY} rejects. */
     public static final String FLAKY_DEAD_LETTERS = "flaky.dlq";
 
+    /** Each delivery's effect runs once per key; a failure no redelivery can change is dead-lettered. */
+    public static final String RECEIPTS = "receipts";
+
+    /** Where the broker dead-letters what {@link #RECEIPTS} rejects. */
+    public static final String RECEIPT_DEAD_LETTERS = "receipts.dlq";
+
     /** Its listener reports the trace context it runs in. */
     public static final String TRACED = "traced";
 
@@ -50,8 +56,11 @@ public class RabbitConsumerApplication {
     Declarables queues() {
         Queue flaky = QueueBuilder.nonDurable(FLAKY).deadLetterExchange("").deadLetterRoutingKey(FLAKY_DEAD_LETTERS)
                 .build();
+        Queue receipts = QueueBuilder.nonDurable(RECEIPTS).deadLetterExchange("")
+                .deadLetterRoutingKey(RECEIPT_DEAD_LETTERS).build();
         return new Declarables(QueueBuilder.nonDurable(PAYMENTS).build(), flaky,
-                QueueBuilder.nonDurable(FLAKY_DEAD_LETTERS).build(), QueueBuilder.nonDurable(TRACED).build());
+                QueueBuilder.nonDurable(FLAKY_DEAD_LETTERS).build(), receipts,
+                QueueBuilder.nonDurable(RECEIPT_DEAD_LETTERS).build(), QueueBuilder.nonDurable(TRACED).build());
     }
 
     /** What the listeners saw, apart from them: the listeners' bean is a proxy. */
@@ -66,6 +75,9 @@ public class RabbitConsumerApplication {
 
         /** The context each traced delivery ran in. */
         public final BlockingQueue<TraceContext> traced = new LinkedBlockingQueue<>();
+
+        /** Every delivery to the receipts listener's method. */
+        public final AtomicInteger receiptRuns = new AtomicInteger();
 
         /** Every delivery to the payments listener's method. */
         public final AtomicInteger paymentRuns = new AtomicInteger();
@@ -113,6 +125,20 @@ public class RabbitConsumerApplication {
         public void onFlaky(Message message) {
             seen.flakyAttempts.incrementAndGet();
             throw new RetryableException("downstream-busy", "the downstream is busy");
+        }
+
+        /**
+         * Records one effect per message id.
+         *
+         * @param message the raw delivery
+         */
+        @RabbitListener(queues = RECEIPTS)
+        @Idempotent(name = "RECEIPT", key = "#message.messageProperties.messageId")
+        @Transactional
+        public void onReceipt(Message message) {
+            seen.receiptRuns.incrementAndGet();
+            jdbc.update("INSERT INTO message_effect (message_id, payload) VALUES (?, ?)",
+                    message.getMessageProperties().getMessageId(), new String(message.getBody()));
         }
 
         /**

@@ -32,7 +32,8 @@ import org.springframework.test.context.DynamicPropertySource;
  * {@code @Idempotent}, {@code @Retry} and the deadline on {@code @RabbitListener} methods, on a real
  * RabbitMQ broker and the JDBC store on MariaDB: a message delivered again after its effect
  * committed is acknowledged without a second effect; a failed delivery releases its key and its
- * redelivery runs; a consumer whose retries are spent dead-letters the message instead of looping;
+ * redelivery runs; a consumer whose retries are spent, or whose message's key another payload
+ * completed, dead-letters the message instead of looping;
  * the trace id and deadline cross the queue, and a message that arrives after its deadline is
  * dropped unconsumed.
  */
@@ -120,6 +121,25 @@ class RabbitListenerTest {
         assertThat(deadLettered.getMessageProperties().getMessageId()).isEqualTo(messageId);
         // both attempts of @Retry, once: the message was not requeued for another round
         assertThat(listeners.flakyAttempts.get()).isEqualTo(2);
+    }
+
+    @Test
+    void aMessageWhoseKeyAnotherPayloadCompletedIsDeadLetteredInsteadOfRequeuedForever() {
+        String messageId = "receipt-" + run;
+        admin.purgeQueue(RabbitConsumerApplication.RECEIPT_DEAD_LETTERS, false);
+        publish(RabbitConsumerApplication.RECEIPTS, messageId, "receipt " + run);
+        Eventually.waitUntil("the first payload's effect", () -> effects(messageId) == 1);
+        int runsBefore = listeners.receiptRuns.get();
+
+        // a producer's bug: another payload under the same message id; every redelivery would meet the same record
+        publish(RabbitConsumerApplication.RECEIPTS, messageId, "another receipt " + run);
+
+        Message deadLettered = rabbit.receive(RabbitConsumerApplication.RECEIPT_DEAD_LETTERS,
+                Eventually.GENEROUSLY.toMillis());
+        assertThat(deadLettered).as("the second payload in the dead-letter queue").isNotNull();
+        assertThat(new String(deadLettered.getBody())).isEqualTo("another receipt " + run);
+        assertThat(listeners.receiptRuns.get()).as("the second payload never ran").isEqualTo(runsBefore);
+        assertThat(effects(messageId)).isEqualTo(1);
     }
 
     @Test

@@ -1,6 +1,6 @@
 package io.github.resiliencestarter.spring.messaging.kafka;
 
-import io.github.resiliencestarter.retry.RetrySummary;
+import io.github.resiliencestarter.spring.messaging.FutileRedelivery;
 import java.util.function.BiFunction;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.jspecify.annotations.Nullable;
@@ -9,9 +9,10 @@ import org.springframework.util.backoff.FixedBackOff;
 
 /**
  * The back-off of a Kafka error handler ({@code DefaultErrorHandler.setBackOffFunction}) that
- * hands a record whose failure already went through {@code @Retry}, exhausted or refused, to the
- * handler's recoverer at once: redelivering it would run every attempt again. Other failures keep
- * the handler's own back-off.
+ * hands a record whose failure no redelivery can change ({@link FutileRedelivery}: its retries
+ * spent, or an effect whose outcome cannot be replayed) to the handler's recoverer at once:
+ * redelivering it would run every attempt again, or meet the same record. Other failures keep the
+ * handler's own back-off.
  */
 public final class KafkaRetriesSpent {
 
@@ -23,10 +24,10 @@ public final class KafkaRetriesSpent {
     /**
      * The back-off function.
      *
-     * @return no further delivery for a failure whose retries are spent, else {@code null} (the
+     * @return no further delivery for a failure no redelivery can change, else {@code null} (the
      *     handler's own back-off)
      */
     public static BiFunction<ConsumerRecord<?, ?>, Exception, @Nullable BackOff> backOff() {
-        return (record, failure) -> RetrySummary.inCauses(failure) != null ? NO_MORE_ATTEMPTS : null;
+        return (record, failure) -> FutileRedelivery.reason(failure) != null ? NO_MORE_ATTEMPTS : null;
     }
 }

@@ -3,7 +3,7 @@ package io.github.resiliencestarter.spring.messaging.rabbit;
 import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.context.TraceScope;
-import io.github.resiliencestarter.retry.RetrySummary;
+import io.github.resiliencestarter.spring.messaging.FutileRedelivery;
 import io.github.resiliencestarter.spring.messaging.InboundMessageContext;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
@@ -15,10 +15,10 @@ import org.springframework.amqp.core.MessageProperties;
 /**
  * Runs each delivery of a listener container in the trace context its headers carry. A delivery
  * whose deadline has passed is acknowledged without running the listener (counted and logged:
- * nobody waits for its effect). A failure that already went through {@code @Retry}, exhausted or
- * refused, is rejected without requeueing, so the broker dead-letters it (to the queue's
- * dead-letter exchange, if it has one) instead of redelivering it in a loop; other failures are
- * left to the container's own requeue setting. A batch of deliveries runs as it would without the
+ * nobody waits for its effect). A failure no redelivery can change ({@link FutileRedelivery}: its
+ * retries spent, or an effect whose outcome cannot be replayed) is rejected without requeueing, so
+ * the broker dead-letters it (to the queue's dead-letter exchange, if it has one) instead of
+ * redelivering it in a loop; other failures are left to the container's own requeue setting. A batch of deliveries runs as it would without the
  * starter.
  */
 public class RabbitListenerContextAdvice implements MethodInterceptor {
@@ -53,8 +53,9 @@ public class RabbitListenerContextAdvice implements MethodInterceptor {
         try (TraceScope scope = TraceContextHolder.open(context)) {
             return invocation.proceed();
         } catch (Throwable failure) {
-            if (RetrySummary.inCauses(failure) != null) {
-                throw new AmqpRejectAndDontRequeueException("Retries spent: dead-lettered, not requeued", failure);
+            String futile = FutileRedelivery.reason(failure);
+            if (futile != null) {
+                throw new AmqpRejectAndDontRequeueException("Dead-lettered, not requeued: " + futile, failure);
             }
             throw failure;
         }

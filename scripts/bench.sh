@@ -6,12 +6,13 @@
 #      10 measured iterations of 1 s, -prof gc; medians, so a few disturbed iterations do not move them);
 #   2. end to end: the sample under a fixed arrival rate with the starter on and off (scripts/load.sh overhead);
 #   3. growth: startup and heap per annotated method, claim latency with millions of rows, Redis
-#      memory per record (scripts/growth.sh).
+#      memory per record, lease keeping against keys held in flight (scripts/growth.sh).
 # Starts the Redis and MariaDB servers the measurements need the same way the tests do, writes
 # docs/bench/*.json and *.md and regenerates the results section of docs/benchmarks.md.
 # Extra arguments go to JMH and skip steps 2 and 3, e.g. scripts/bench.sh AnnotationBenchmark.
 # BENCH_SKIP_JMH=1 keeps the JMH results already in docs/bench/results.json and runs steps 2 and 3
-# (to finish a run whose later step failed).
+# (to finish a run whose later step failed); BENCH_SKIP_LOAD=1 keeps the last end-to-end tables and
+# GROWTH_PARTS (scripts/growth.sh) picks the growth measurements, for a shorter run.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -39,8 +40,11 @@ else
     java -cp "$CP" org.openjdk.jmh.Main -prof gc -rf json -rff docs/bench/offload-defaults.json \
       OffloadDefaultsBenchmark
   fi
-  # built above; two rounds (on, off, off, on) so a drift of the machine shows as a difference between pairs
-  LOAD_SKIP_BUILD=1 LOAD_ROUNDS="${LOAD_ROUNDS:-2}" "$ROOT/scripts/load.sh" overhead
+  if [ "${BENCH_SKIP_LOAD:-0}" != 1 ]; then
+    # built above; two rounds (on, off, off, on) so a drift of the machine shows as a difference between pairs
+    LOAD_SKIP_BUILD=1 LOAD_ROUNDS="${LOAD_ROUNDS:-2}" "$ROOT/scripts/load.sh" overhead
+  fi
+  # GROWTH_PARTS chooses the growth measurements; the others keep their figures (scripts/growth_report.py)
   "$ROOT/scripts/growth.sh"
 fi
 python3 scripts/bench_report.py docs/bench/results.json docs/benchmarks.md

@@ -6,7 +6,7 @@
 # docs/bench/growth.json and docs/bench/growth.md (the tables with the growth per step).
 #
 # Sizes come from the environment (defaults in brackets):
-#   GROWTH_PARTS     which measurements                  ["startup claim redis"]
+#   GROWTH_PARTS     which measurements                  ["startup claim redis held"]
 #   GROWTH_METHODS   annotated methods per startup       ["1 100 10000"]
 #   GROWTH_REPEATS   fresh JVMs per method count and mode [3]
 #   GROWTH_ROWS      live rows per claim step            [1000,1000000,10000000]
@@ -16,12 +16,14 @@
 #   GROWTH_TABLE     the table of its own it fills and drops [growth_idempotency]
 #   GROWTH_RECORDS   Redis records per body size         [1000]
 #   GROWTH_PAYLOADS  Redis body sizes in bytes           [50,200,1000]
+#   GROWTH_HELD      keys held in flight per step        [1,100,10000]
+#   GROWTH_HELD_WINDOW seconds measured per held step    [30]
 #   MVN_ARGS         extra Maven arguments, e.g. -o      []
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
-PARTS="${GROWTH_PARTS:-startup claim redis}"
+PARTS="${GROWTH_PARTS:-startup claim redis held}"
 METHODS="${GROWTH_METHODS:-1 100 10000}"
 REPEATS="${GROWTH_REPEATS:-3}"
 ROWS="${GROWTH_ROWS:-1000,1000000,10000000}"
@@ -31,6 +33,8 @@ FILL_CAP="${GROWTH_FILL_CAP:-900}"
 TABLE="${GROWTH_TABLE:-growth_idempotency}"
 RECORDS="${GROWTH_RECORDS:-1000}"
 PAYLOADS="${GROWTH_PAYLOADS:-50,200,1000}"
+HELD="${GROWTH_HELD:-1,100,10000}"
+HELD_WINDOW="${GROWTH_HELD_WINDOW:-30}"
 
 # shellcheck source=scripts/test-servers.sh
 source "$ROOT/scripts/test-servers.sh"
@@ -90,6 +94,11 @@ fi
 if [[ " $PARTS " == *" redis "* ]]; then
   echo "[growth] Redis memory per record, bodies $PAYLOADS bytes" >&2
   java "$LOG" -cp "$CP" "$MAIN.RedisMemoryGrowth" "$WORK/redis.json" "$RECORDS" "$PAYLOADS"
+fi
+
+if [[ " $PARTS " == *" held "* ]]; then
+  echo "[growth] lease keeping with $HELD keys held on Redis, ${HELD_WINDOW} s each" >&2
+  java "$LOG" -cp "$CP" "$MAIN.HeldKeysGrowth" "$WORK/held.json" "$HELD" "$HELD_WINDOW"
 fi
 
 mkdir -p docs/bench

@@ -97,7 +97,9 @@ public class AnnotationBenchmark {
     public void start() {
         context = new SpringApplicationBuilder(App.class).web(WebApplicationType.NONE)
                 .properties("resilience.idempotent.store=memory", "logging.level.root=WARN",
-                        "spring.main.banner-mode=off", "management.metrics.enable.all=false")
+                        "spring.main.banner-mode=off", "management.metrics.enable.all=false",
+                        "resilience.retry.instances.observedRetry.mode=observe",
+                        "resilience.timeout.instances.observedTimeout.mode=OBSERVE")
                 .run();
         plain = context.getBean(Targets.Plain.class);
         floor = context.getBean(Targets.Floor.class);
@@ -156,6 +158,18 @@ public class AnnotationBenchmark {
     @Benchmark
     public int timeoutOursInterrupt() {
         return ours.timeoutInterrupt(value++);
+    }
+
+    /** {@code @Retry} in observe mode: one attempt, the decision counted, not made. */
+    @Benchmark
+    public int retryOursObserved() {
+        return ours.retryObserved(value++);
+    }
+
+    /** {@code @Timeout} in observe mode: the work on the caller's thread, an overrun counted. */
+    @Benchmark
+    public int timeoutOursObserved() {
+        return ours.timeoutObserved(value++);
     }
 
     @Benchmark

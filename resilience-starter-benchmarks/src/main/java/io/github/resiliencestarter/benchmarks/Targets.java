@@ -65,6 +65,17 @@ final class Targets {
             return work(value);
         }
 
+        // observe mode (docs/rollout.md), set for these names by the benchmark's properties
+        @Retry(name = "observedRetry", idempotent = true)
+        public int retryObserved(int value) {
+            return work(value);
+        }
+
+        @Timeout(name = "observedTimeout", value = "5s")
+        public int timeoutObserved(int value) {
+            return work(value);
+        }
+
         @Timeout("5s")
         public int timeoutOffload(int value) {
             return work(value);

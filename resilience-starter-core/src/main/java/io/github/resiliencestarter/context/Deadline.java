@@ -71,8 +71,33 @@ public final class Deadline {
      * @return the deadline, {@linkplain #isLocal() local}
      */
     public static Deadline localAfterNanos(long nanos, TimeSource time) {
+        return localAfterNanos(time.nanoTime(), nanos, time);
+    }
+
+    /**
+     * A deadline of this process's own limit, {@code nanos} after {@code now}: for a caller that
+     * already read the clock and uses the reading again (each read costs tens of nanoseconds).
+     *
+     * @param now a reading of {@code time} taken just before
+     * @param nanos time left in nanoseconds; negative counts as zero
+     * @param time the time source {@code now} was read from
+     * @return the deadline
+     */
+    public static Deadline localAfterNanos(long now, long nanos, TimeSource time) {
         long clamped = Math.max(0, Math.min(nanos, MAX_DURATION.toNanos()));
-        return new Deadline(time, time.nanoTime() + clamped, true);
+        return new Deadline(time, now + clamped, true);
+    }
+
+    /**
+     * Time left after a reading of the clock the caller already took: no second read when the
+     * reading comes from this deadline's own time source.
+     *
+     * @param now a reading of {@code source}
+     * @param source the time source {@code now} was read from
+     * @return nanoseconds left at {@code now}; zero or negative once expired
+     */
+    public long remainingNanosAt(long now, TimeSource source) {
+        return source == time ? expiresAtNanos - now : remainingNanos();
     }
 
     /**

@@ -2,6 +2,7 @@ package io.github.resiliencestarter.timeout;
 
 import com.alibaba.ttl.TtlCallable;
 import io.github.resiliencestarter.context.Deadline;
+import io.github.resiliencestarter.context.TimeSource;
 import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.context.TraceScope;
@@ -97,18 +98,18 @@ public final class TimeoutGuard {
             return observed(work);
         }
         TimeoutObserver observer = runtime.observer();
-        // clock reads cost ~20 ns each: the call's duration is read only for an observer
-        long started = observer != TimeoutObserver.NOOP ? runtime.time().nanoTime() : 0;
-        TraceContext inner = innerContext();
+        // clock reads cost ~20 ns each: one reading starts the duration, the local limit and the time left
+        long started = runtime.time().nanoTime();
+        TraceContext inner = innerContext(started);
         Deadline effective = deadlineOf(inner);
-        long remaining = effective.remainingNanos();
+        long remaining = effective.remainingNanosAt(started, runtime.time());
         if (remaining <= 0) {
             observer.onOutcome(operation, TimeoutOutcome.BUDGET_SPENT, 0);
             throw DeadlineExceededException.budgetSpent(operation);
         }
         TimeoutOutcome outcome = TimeoutOutcome.SUCCESS;
         try {
-            return config.mode() == TimeoutMode.INTERRUPT ? interrupting(work, inner, effective, remaining)
+            return config.mode() == TimeoutMode.INTERRUPT ? interrupting(work, inner, effective, started, remaining)
                     : offloaded(work, inner, effective);
         } catch (DeadlineExceededException ex) {
             // ours, or an inner one on the same deadline; an inner, shorter limit is the inner's business
@@ -237,8 +238,12 @@ public final class TimeoutGuard {
     }
 
     private TraceContext innerContext() {
+        return innerContext(runtime.time().nanoTime());
+    }
+
+    private TraceContext innerContext(long now) {
         TraceContext outer = TraceContextHolder.current();
-        Deadline local = Deadline.localAfterNanos(config.timeout().toNanos(), runtime.time());
+        Deadline local = Deadline.localAfterNanos(now, config.timeout().toNanos(), runtime.time());
         return config.inheritDeadline() ? outer.withDeadline(local) : outer.withoutDeadline().withDeadline(local);
     }
 
@@ -298,10 +303,12 @@ public final class TimeoutGuard {
     }
 
     private <T extends @Nullable Object> T interrupting(CheckedCallable<T> work, TraceContext inner,
-            Deadline effective, long remaining) throws Throwable {
+            Deadline effective, long now, long remaining) throws Throwable {
         Thread caller = Thread.currentThread();
         boolean wasInterrupted = caller.isInterrupted();
-        InterruptTimer.Ticket ticket = runtime.timer().arm(caller, remaining);
+        // the timer counts in System.nanoTime(): a reading of the system clock is its due time as is
+        InterruptTimer.Ticket ticket = runtime.time() == TimeSource.SYSTEM
+                ? runtime.timer().armUntil(caller, now + remaining) : runtime.timer().arm(caller, remaining);
         T result;
         try (TraceScope scope = TraceContextHolder.open(inner)) {
             result = work.call();

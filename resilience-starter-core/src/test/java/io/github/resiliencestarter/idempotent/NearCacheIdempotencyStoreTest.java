@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.resiliencestarter.context.TimeSource;
 import io.github.resiliencestarter.context.TraceIds;
+import io.github.resiliencestarter.idempotent.support.ForwardingIdempotencyStore;
 import io.github.resiliencestarter.idempotent.support.InMemoryIdempotencyStore;
 import io.github.resiliencestarter.idempotent.support.NearCacheIdempotencyStore;
 import io.github.resiliencestarter.testsupport.ManualTime;
@@ -19,48 +20,26 @@ class NearCacheIdempotencyStoreTest {
     private final String run = TraceIds.generate().substring(0, 8);
 
     /** Counts the round trips that reach the store behind the cache. */
-    private static final class CountingStore implements IdempotencyStore {
-
-        private final IdempotencyStore delegate;
+    private static final class CountingStore extends ForwardingIdempotencyStore {
 
         final AtomicInteger claims = new AtomicInteger();
 
         final AtomicInteger finds = new AtomicInteger();
 
         CountingStore(IdempotencyStore delegate) {
-            this.delegate = delegate;
+            super(delegate);
         }
 
         @Override
         public ClaimResult claim(Claim claim) {
             claims.incrementAndGet();
-            return delegate.claim(claim);
-        }
-
-        @Override
-        public boolean complete(Completion completion) {
-            return delegate.complete(completion);
-        }
-
-        @Override
-        public boolean release(String key, String ownerToken) {
-            return delegate.release(key, ownerToken);
-        }
-
-        @Override
-        public boolean extendLease(String key, String ownerToken, long leaseMillis) {
-            return delegate.extendLease(key, ownerToken, leaseMillis);
+            return super.claim(claim);
         }
 
         @Override
         public @Nullable IdempotencyRecord find(String key) {
             finds.incrementAndGet();
-            return delegate.find(key);
-        }
-
-        @Override
-        public void ping() {
-            delegate.ping();
+            return super.find(key);
         }
     }
 

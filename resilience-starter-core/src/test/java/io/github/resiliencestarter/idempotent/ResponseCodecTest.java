@@ -3,6 +3,8 @@ package io.github.resiliencestarter.idempotent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.alibaba.fastjson2.JSON;
+import com.alibaba.fastjson2.JSONWriter;
 import io.github.resiliencestarter.idempotent.support.Fastjson2ResponseCodec;
 import java.lang.reflect.Method;
 import java.lang.reflect.Type;
@@ -96,6 +98,18 @@ class ResponseCodecTest {
         assertThat(codec.decode(codec.encode(Optional.of(order), maybe), maybe)).isEqualTo(Optional.of(order));
         assertThat(codec.decode(codec.encode(Optional.empty(), maybe), maybe)).isEqualTo(Optional.empty());
         assertThat(codec.decode(codec.encode(null, single), single)).isNull();
+    }
+
+    @Test
+    void I5_scalarResultsAreWrittenAsFastjsonWritesThemAndReplayAsTheirType() {
+        Object[] values = {42, -7L, Long.MAX_VALUE, true, (short) 3, (byte) -1, null};
+        Class<?>[] types = {Integer.class, long.class, Long.class, boolean.class, Short.class, byte.class, Integer.class};
+        for (int i = 0; i < values.length; i++) {
+            String encoded = codec.encode(values[i], types[i]);
+            // the shortcut must not change what is stored: the same text as fastjson2's own writer
+            assertThat(encoded).isEqualTo(JSON.toJSONString(values[i], JSONWriter.Feature.WriteNulls));
+            assertThat(codec.decode(encoded, types[i])).isEqualTo(values[i]);
+        }
     }
 
     @Test

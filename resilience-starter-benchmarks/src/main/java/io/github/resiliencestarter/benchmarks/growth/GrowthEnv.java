@@ -1,9 +1,13 @@
 package io.github.resiliencestarter.benchmarks.growth;
 
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 /** What the growth measurements share: the servers from the environment and realistic record contents. */
 final class GrowthEnv {
@@ -53,5 +57,25 @@ final class GrowthEnv {
         } catch (NoSuchAlgorithmException ex) {
             throw new IllegalStateException(ex);
         }
+    }
+
+    /**
+     * A started connection factory on the Redis server of {@code RESILIENCE_TEST_REDIS_URL}.
+     *
+     * @return the factory; destroy it when done
+     */
+    static LettuceConnectionFactory redis() {
+        URI uri = URI.create(required("RESILIENCE_TEST_REDIS_URL"));
+        LettuceConnectionFactory factory = new LettuceConnectionFactory(
+                new RedisStandaloneConfiguration(uri.getHost(), uri.getPort()));
+        factory.afterPropertiesSet();
+        factory.start();
+        return factory;
+    }
+
+    static StringRedisTemplate template(LettuceConnectionFactory factory) {
+        StringRedisTemplate template = new StringRedisTemplate(factory);
+        template.afterPropertiesSet();
+        return template;
     }
 }

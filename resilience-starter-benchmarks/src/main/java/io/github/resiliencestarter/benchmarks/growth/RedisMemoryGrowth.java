@@ -5,7 +5,6 @@ import io.github.resiliencestarter.idempotent.Claim;
 import io.github.resiliencestarter.idempotent.Completion;
 import io.github.resiliencestarter.idempotent.StoredResponse;
 import io.github.resiliencestarter.idempotent.redis.RedisIdempotencyStore;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,7 +13,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -62,9 +60,9 @@ public final class RedisMemoryGrowth {
         Path out = Path.of(args[0]);
         int records = Integer.parseInt(args[1]);
         int[] sizes = Arrays.stream(args[2].split(",")).mapToInt(Integer::parseInt).toArray();
-        LettuceConnectionFactory factory = connect(GrowthEnv.required("RESILIENCE_TEST_REDIS_URL"));
+        LettuceConnectionFactory factory = GrowthEnv.redis();
         try {
-            StringRedisTemplate redis = template(factory);
+            StringRedisTemplate redis = GrowthEnv.template(factory);
             List<String> steps = new ArrayList<>();
             for (int size : sizes) {
                 steps.add(measure(redis, records, size));
@@ -138,20 +136,5 @@ public final class RedisMemoryGrowth {
             throw new IllegalStateException("no key " + key);
         }
         return bytes;
-    }
-
-    private static LettuceConnectionFactory connect(String url) {
-        URI uri = URI.create(url);
-        LettuceConnectionFactory factory = new LettuceConnectionFactory(
-                new RedisStandaloneConfiguration(uri.getHost(), uri.getPort()));
-        factory.afterPropertiesSet();
-        factory.start();
-        return factory;
-    }
-
-    private static StringRedisTemplate template(LettuceConnectionFactory factory) {
-        StringRedisTemplate template = new StringRedisTemplate(factory);
-        template.afterPropertiesSet();
-        return template;
     }
 }

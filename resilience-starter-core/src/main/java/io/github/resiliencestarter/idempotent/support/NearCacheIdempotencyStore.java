@@ -8,7 +8,6 @@ import io.github.resiliencestarter.context.TimeSource;
 import io.github.resiliencestarter.core.InvalidSettingException;
 import io.github.resiliencestarter.idempotent.Claim;
 import io.github.resiliencestarter.idempotent.ClaimResult;
-import io.github.resiliencestarter.idempotent.Completion;
 import io.github.resiliencestarter.idempotent.IdempotencyRecord;
 import io.github.resiliencestarter.idempotent.IdempotencyStatus;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
@@ -31,15 +30,13 @@ import org.jspecify.annotations.Nullable;
  * with its own; with skewed clocks a replay may be served for that skew after the store has
  * expired the record, never a second execution.
  */
-public class NearCacheIdempotencyStore implements IdempotencyStore {
+public class NearCacheIdempotencyStore extends ForwardingIdempotencyStore {
 
     /** Default bound on cached records. */
     public static final long DEFAULT_MAXIMUM_SIZE = 10_000;
 
     /** Default longest time a record stays cached. */
     public static final Duration DEFAULT_TTL = Duration.ofMinutes(10);
-
-    private final IdempotencyStore delegate;
 
     private final Cache<String, IdempotencyRecord> completed;
 
@@ -54,13 +51,13 @@ public class NearCacheIdempotencyStore implements IdempotencyStore {
      * @param time this node's wall clock, compared with the records' expiry
      */
     public NearCacheIdempotencyStore(IdempotencyStore delegate, long maximumSize, Duration ttl, TimeSource time) {
+        super(delegate);
         if (maximumSize < 1) {
             throw new InvalidSettingException("maximumSize", "must be at least 1", maximumSize);
         }
         if (ttl == null || ttl.isZero() || ttl.isNegative()) {
             throw new InvalidSettingException("ttl", "must be positive", ttl);
         }
-        this.delegate = delegate;
         this.time = time;
         this.completed = UntilRecordExpiry.cache(maximumSize, ttl.toNanos(), time);
     }
@@ -71,26 +68,11 @@ public class NearCacheIdempotencyStore implements IdempotencyStore {
         if (cached != null) {
             return ClaimResult.exists(cached);
         }
-        ClaimResult result = delegate.claim(claim);
+        ClaimResult result = super.claim(claim);
         if (result.existing() != null) {
             remember(claim.key(), result.existing());
         }
         return result;
-    }
-
-    @Override
-    public boolean complete(Completion completion) {
-        return delegate.complete(completion);
-    }
-
-    @Override
-    public boolean release(String key, String ownerToken) {
-        return delegate.release(key, ownerToken);
-    }
-
-    @Override
-    public boolean extendLease(String key, String ownerToken, long leaseMillis) {
-        return delegate.extendLease(key, ownerToken, leaseMillis);
     }
 
     @Override
@@ -99,16 +81,11 @@ public class NearCacheIdempotencyStore implements IdempotencyStore {
         if (cached != null) {
             return cached;
         }
-        IdempotencyRecord found = delegate.find(key);
+        IdempotencyRecord found = super.find(key);
         if (found != null) {
             remember(key, found);
         }
         return found;
-    }
-
-    @Override
-    public void ping() {
-        delegate.ping();
     }
 
     /**
@@ -127,15 +104,6 @@ public class NearCacheIdempotencyStore implements IdempotencyStore {
      */
     public Cache<String, IdempotencyRecord> cache() {
         return completed;
-    }
-
-    /**
-     * The store behind the cache.
-     *
-     * @return the wrapped store
-     */
-    public IdempotencyStore delegate() {
-        return delegate;
     }
 
     private @Nullable IdempotencyRecord cached(String key) {

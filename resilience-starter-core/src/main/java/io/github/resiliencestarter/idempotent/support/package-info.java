@@ -1,4 +1,4 @@
-/** Ready-made parts: the in-memory store and the fastjson2 response codec. */
+/** Ready-made parts: the in-memory store, the near cache, a forwarding base for decorators and the fastjson2 response codec. */
 @NullMarked
 package io.github.resiliencestarter.idempotent.support;
 

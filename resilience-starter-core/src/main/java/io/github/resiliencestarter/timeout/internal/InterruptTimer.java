@@ -69,7 +69,19 @@ public final class InterruptTimer implements AutoCloseable {
      * @return the ticket the caller must {@link Ticket#disarm() disarm} when its work ends
      */
     public Ticket arm(Thread target, long delayNanos) {
-        Ticket ticket = new Ticket(target, System.nanoTime() + Math.max(0, delayNanos));
+        return armUntil(target, System.nanoTime() + Math.max(0, delayNanos));
+    }
+
+    /**
+     * Arms an interrupt of {@code target} at {@code dueNanos}, a {@link System#nanoTime()} value:
+     * for a caller that already read the clock.
+     *
+     * @param target the thread to interrupt
+     * @param dueNanos when to interrupt, on {@link System#nanoTime()}'s scale
+     * @return the ticket the caller must {@link Ticket#disarm() disarm} when its work ends
+     */
+    public Ticket armUntil(Thread target, long dueNanos) {
+        Ticket ticket = new Ticket(target, dueNanos);
         Ticket head;
         do {
             head = armed.get();

@@ -6,7 +6,7 @@ import java.lang.reflect.Type;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.util.ConcurrentReferenceHashMap;
 
 /**
  * How an annotated method delivers its result, which decides what the annotations bound: the call
@@ -34,8 +34,11 @@ public enum ResultKind {
 
     private static final String STREAM_OBSERVER = "io.grpc.stub.StreamObserver";
 
-    /** Found once per void method: every call of a governed gRPC method asks. */
-    private static final Map<Method, Integer> OBSERVER_INDEX = new ConcurrentHashMap<>();
+    /**
+     * Found once per void method: every call of a governed gRPC method asks. Soft references, so a
+     * restarted application context's classes are not held by this static cache.
+     */
+    private static final Map<Method, Integer> OBSERVER_INDEX = new ConcurrentReferenceHashMap<>();
 
     /**
      * The kind of a method's result.

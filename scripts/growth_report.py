@@ -152,20 +152,24 @@ def redis_table(data):
 
 def held_table(data):
     out = ["| keys held in flight | process CPU (ms per s) | extensions per s (expected: 3 per lease) "
-           "| Redis commands per s | CPU per extension |",
-           "|---|---|---|---|---|"]
+           "| store round trips per s | Redis commands per s | CPU per extension |",
+           "|---|---|---|---|---|---|"]
     for step in data["steps"]:
         per = (f"{step['cpuMillisPerSecond'] * 1000 / step['extensionsPerSecond']:,.0f} µs"
                if step["extensionsPerSecond"] else "–")
+        # figures measured before the keeper batched have no round-trip count
+        trips = f"{step['storeCallsPerSecond']:,.1f}" if "storeCallsPerSecond" in step else "–"
         out.append(f"| {step['held']:,} | {step['cpuMillisPerSecond']:.2f} | {step['extensionsPerSecond']:,.1f} "
-                   f"({step['expectedPerSecond']:,.1f}) | {step['commandsPerSecond']:,.1f} | {per} |")
+                   f"({step['expectedPerSecond']:,.1f}) | {trips} | {step['commandsPerSecond']:,.1f} | {per} |")
     out.append("")
     out.append(f"Executions in flight on the Redis store, each claim's lease ({data['leaseMillis'] / 1000:.0f} s, "
                "the default) kept by the `LeaseKeeper` as the engine keeps it; measured over "
                f"{data['windowSeconds']} s after one extension round, with nothing else running in the process. "
                "CPU is the whole process's (the keeper's timer, its extension threads and Lettuce's I/O), so the "
                "first row is mostly the idle JVM. Redis counts the commands inside a script too: an extension is "
-               "one script of five (GET, TIME, PTTL, SET and the EVALSHA itself).")
+               "one script of five (GET, TIME, PTTL, SET and the EVALSHA itself). The keeper hands the leases due at "
+               "a tick to the store in batches of up to 256, which the Redis store sends as one pipeline: a round "
+               "trip carries a batch, not one key.")
     return out
 
 

@@ -1,5 +1,6 @@
 package io.github.resiliencestarter.idempotent;
 
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -56,6 +57,37 @@ public interface IdempotencyStore {
      * @return {@code false} when the claim was lost
      */
     boolean extendLease(String key, String ownerToken, long leaseMillis);
+
+    /**
+     * How many lease extensions this store sends in one round trip, for {@link #extendLeases}. The
+     * default, 1, has the engine's lease keeper extend each lease on its own, so a key that stalls
+     * (a row lock) holds up no other. A store whose batch is one round trip that no single key can
+     * stall (a Redis pipeline) returns more, and ten thousand held keys cost a few round trips a
+     * tick instead of one each.
+     *
+     * @return leases per batch, at least 1
+     */
+    default int leaseBatchSize() {
+        return 1;
+    }
+
+    /**
+     * Extends several leases at once (at most {@link #leaseBatchSize()}), each as
+     * {@link #extendLease} would; the default extends them one by one. When this throws, none is
+     * taken as extended: each is tried again at the next tick, which an extension allows (it only
+     * moves the lease's end).
+     *
+     * @param leases the leases to extend
+     * @return for each lease, in order, {@code false} when its claim was lost
+     */
+    default boolean[] extendLeases(List<LeaseExtension> leases) {
+        boolean[] extended = new boolean[leases.size()];
+        for (int i = 0; i < extended.length; i++) {
+            LeaseExtension lease = leases.get(i);
+            extended[i] = extendLease(lease.key(), lease.ownerToken(), lease.leaseMillis());
+        }
+        return extended;
+    }
 
     /**
      * Reads the live record of {@code key}.

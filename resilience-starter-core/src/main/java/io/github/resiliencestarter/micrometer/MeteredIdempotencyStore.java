@@ -5,8 +5,11 @@ import io.github.resiliencestarter.idempotent.ClaimResult;
 import io.github.resiliencestarter.idempotent.Completion;
 import io.github.resiliencestarter.idempotent.IdempotencyRecord;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
+import io.github.resiliencestarter.idempotent.LeaseExtension;
+import io.github.resiliencestarter.idempotent.support.ForwardingIdempotencyStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -15,12 +18,10 @@ import org.jspecify.annotations.Nullable;
  * Times every operation of an idempotency store ({@value #STORE_OPERATIONS}, tags
  * {@code operation} and {@code store}).
  */
-public class MeteredIdempotencyStore implements IdempotencyStore {
+public class MeteredIdempotencyStore extends ForwardingIdempotencyStore {
 
     /** Timer of store operations. */
     public static final String STORE_OPERATIONS = "resilience.idempotent.store";
-
-    private final IdempotencyStore delegate;
 
     private final Timer claim;
 
@@ -29,6 +30,8 @@ public class MeteredIdempotencyStore implements IdempotencyStore {
     private final Timer release;
 
     private final Timer extend;
+
+    private final Timer extendBatch;
 
     private final Timer find;
 
@@ -39,52 +42,44 @@ public class MeteredIdempotencyStore implements IdempotencyStore {
      * @param registry where the timers live
      */
     public MeteredIdempotencyStore(IdempotencyStore delegate, MeterRegistry registry) {
-        this.delegate = delegate;
-        String store = delegate.getClass().getSimpleName();
+        super(delegate);
+        String store = delegate().getClass().getSimpleName();
         this.claim = timer(registry, "claim", store);
         this.complete = timer(registry, "complete", store);
         this.release = timer(registry, "release", store);
         this.extend = timer(registry, "extend_lease", store);
+        this.extendBatch = timer(registry, "extend_leases", store);
         this.find = timer(registry, "find", store);
-    }
-
-    /**
-     * The wrapped store.
-     *
-     * @return the store
-     */
-    public IdempotencyStore delegate() {
-        return delegate;
     }
 
     @Override
     public ClaimResult claim(Claim request) {
-        return timed(claim, () -> delegate.claim(request));
+        return timed(claim, () -> delegate().claim(request));
     }
 
     @Override
     public boolean complete(Completion completion) {
-        return timed(complete, () -> delegate.complete(completion));
+        return timed(complete, () -> delegate().complete(completion));
     }
 
     @Override
     public boolean release(String key, String ownerToken) {
-        return timed(release, () -> delegate.release(key, ownerToken));
+        return timed(release, () -> delegate().release(key, ownerToken));
     }
 
     @Override
     public boolean extendLease(String key, String ownerToken, long leaseMillis) {
-        return timed(extend, () -> delegate.extendLease(key, ownerToken, leaseMillis));
+        return timed(extend, () -> delegate().extendLease(key, ownerToken, leaseMillis));
+    }
+
+    @Override
+    public boolean[] extendLeases(List<LeaseExtension> leases) {
+        return timed(extendBatch, () -> delegate().extendLeases(leases));
     }
 
     @Override
     public @Nullable IdempotencyRecord find(String key) {
-        return timed(find, () -> delegate.find(key));
-    }
-
-    @Override
-    public void ping() {
-        delegate.ping();
+        return timed(find, () -> delegate().find(key));
     }
 
     private static Timer timer(MeterRegistry registry, String operation, String store) {

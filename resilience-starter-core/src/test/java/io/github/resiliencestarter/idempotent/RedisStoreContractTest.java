@@ -3,6 +3,9 @@ package io.github.resiliencestarter.idempotent;
 import io.github.resiliencestarter.idempotent.contract.IdempotencyStoreContractTest;
 import io.github.resiliencestarter.testsupport.StoreFixtures;
 import org.junit.jupiter.api.Test;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -29,6 +32,27 @@ class RedisStoreContractTest extends IdempotencyStoreContractTest {
 
         assertThat(afterClaim).isBetween(1L, 60_000L);
         assertThat(afterComplete).isBetween(60_001L, 120_000L);
+    }
+
+    @Test
+    void batchedLeaseExtensionsArePipelinedAndStillLandAfterRedisLostItsScripts() {
+        List<LeaseExtension> leases = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            String key = key("pipelined-" + i);
+            store.claim(new Claim(key, "op", "fp", "owner", 1_000, 60_000));
+            leases.add(new LeaseExtension(key, "owner", 30_000));
+        }
+        // a restarted or flushed server answers EVALSHA with NOSCRIPT until the script is loaded again
+        redis.execute((RedisCallback<Object>) connection -> {
+            connection.scriptingCommands().scriptFlush();
+            return null;
+        });
+
+        assertThat(store.leaseBatchSize()).isGreaterThan(leases.size());
+        assertThat(store.extendLeases(leases)).containsExactly(true, true, true);
+        for (LeaseExtension lease : leases) {
+            assertThat(store.find(lease.key()).leaseExpiresAt() - System.currentTimeMillis()).isGreaterThan(20_000);
+        }
     }
 
     @Test

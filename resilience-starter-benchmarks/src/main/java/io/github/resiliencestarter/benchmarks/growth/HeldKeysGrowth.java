@@ -6,6 +6,7 @@ import io.github.resiliencestarter.context.TraceIds;
 import io.github.resiliencestarter.idempotent.Claim;
 import io.github.resiliencestarter.idempotent.IdempotencyConfig;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
+import io.github.resiliencestarter.idempotent.LeaseExtension;
 import io.github.resiliencestarter.idempotent.internal.LeaseKeeper;
 import io.github.resiliencestarter.idempotent.redis.RedisIdempotencyStore;
 import io.github.resiliencestarter.idempotent.support.ForwardingIdempotencyStore;
@@ -28,7 +29,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * claim's lease kept by the {@link LeaseKeeper} as the engine keeps it (one extension every third
  * of the lease, from one timer thread and a few extension threads). For each N the process's CPU
  * time and the Redis server's commands over a window are measured while nothing but the keeper
- * runs; the commands expected are N × 3 per lease.
+ * runs; the extensions expected are N × 3 per lease, and the store calls (round trips) show how
+ * many of them each batch carried.
  *
  * <p>Arguments: {@code OUT COUNTS WINDOW_SECONDS}, e.g. {@code held.json 1,100,10000 30}. The lease
  * is the starter's default. The server comes from {@code RESILIENCE_TEST_REDIS_URL}; every key
@@ -52,7 +54,9 @@ public final class HeldKeysGrowth {
     public static void main(String[] args) throws Exception {
         Path out = Path.of(args[0]);
         int[] counts = Arrays.stream(args[1].split(",")).mapToInt(Integer::parseInt).toArray();
-        int windowSeconds = Integer.parseInt(args[2]);
+        // whole extension periods (a third of the lease): a window of one and a half would count one or two rounds
+        long period = LEASE_MILLIS / 3 / 1000;
+        int windowSeconds = (int) (Math.max(1, (Integer.parseInt(args[2]) + period - 1) / period) * period);
         LettuceConnectionFactory factory = GrowthEnv.redis();
         try {
             StringRedisTemplate redis = GrowthEnv.template(factory);
@@ -90,12 +94,14 @@ public final class HeldKeysGrowth {
         Thread.sleep(LEASE_MILLIS / 3 + 1_000);
         OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         long extensionsBefore = store.extensions.sum();
+        long batchesBefore = store.batches.sum();
         long commandsBefore = commandsProcessed(redis);
         long cpuBefore = os.getProcessCpuTime();
         long started = System.nanoTime();
         Thread.sleep(TimeUnit.SECONDS.toMillis(windowSeconds));
         long cpu = os.getProcessCpuTime() - cpuBefore;
         long extensions = store.extensions.sum() - extensionsBefore;
+        long batches = store.batches.sum() - batchesBefore;
         // the INFO command that reads the count is itself counted once
         long commands = commandsProcessed(redis) - commandsBefore - 1;
         double seconds = (System.nanoTime() - started) / 1e9;
@@ -105,8 +111,8 @@ public final class HeldKeysGrowth {
         }
         double expected = held * 3.0 / (LEASE_MILLIS / 1000.0);
         return String.format(Locale.ROOT, "{\"held\":%d,\"cpuMillisPerSecond\":%.2f,\"extensionsPerSecond\":%.1f,"
-                + "\"commandsPerSecond\":%.1f,\"expectedPerSecond\":%.1f}", held, cpu / 1e6 / seconds,
-                extensions / seconds, commands / seconds, expected);
+                + "\"storeCallsPerSecond\":%.1f,\"commandsPerSecond\":%.1f,\"expectedPerSecond\":%.1f}", held,
+                cpu / 1e6 / seconds, extensions / seconds, batches / seconds, commands / seconds, expected);
     }
 
     private static long commandsProcessed(StringRedisTemplate redis) {
@@ -127,10 +133,21 @@ public final class HeldKeysGrowth {
             super(delegate);
         }
 
+        final LongAdder batches = new LongAdder();
+
         @Override
         public boolean extendLease(String key, String ownerToken, long leaseMillis) {
             extensions.increment();
+            batches.increment();
             return super.extendLease(key, ownerToken, leaseMillis);
+        }
+
+        @Override
+        public boolean[] extendLeases(List<LeaseExtension> leases) {
+            // counted here, not in extendLease: a store that pipelines never calls it
+            extensions.add(leases.size());
+            batches.increment();
+            return delegate().extendLeases(leases);
         }
     }
 }

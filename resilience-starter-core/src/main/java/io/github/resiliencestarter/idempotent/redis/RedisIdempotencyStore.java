@@ -7,6 +7,7 @@ import io.github.resiliencestarter.idempotent.IdempotencyRecord;
 import io.github.resiliencestarter.idempotent.IdempotencyRecordCorruptedException;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.idempotent.IdempotencyStoreException;
+import io.github.resiliencestarter.idempotent.LeaseExtension;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -15,6 +16,8 @@ import java.util.List;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessException;
+import org.springframework.dao.InvalidDataAccessApiUsageException;
+import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.RedisOperations;
@@ -52,6 +55,12 @@ public class RedisIdempotencyStore implements IdempotencyStore {
     private final StringRedisTemplate redis;
 
     private final RedisReplicaAcks acks;
+
+    /** Lease extensions per pipeline: one round trip, and Redis holds no per-key lock to stall one of them. */
+    private static final int LEASE_BATCH = 256;
+
+    /** Cleared once the connection refuses a pipeline (Jedis on a cluster): extensions go one by one. */
+    private volatile boolean pipelines = true;
 
     /**
      * Creates the store; a write counts once the master answered.
@@ -146,6 +155,76 @@ public class RedisIdempotencyStore implements IdempotencyStore {
     public boolean extendLease(String key, String ownerToken, long leaseMillis) {
         return acknowledged("lease extension", write(EXTEND, key, ownerToken,
                 Long.toString(Math.max(1, leaseMillis)))) == 1L;
+    }
+
+    @Override
+    public int leaseBatchSize() {
+        // with replica acknowledgement each extension waits for its replicas on the connection that wrote it
+        return acks.required() || !pipelines ? 1 : LEASE_BATCH;
+    }
+
+    /**
+     * Sends the extensions in one pipeline: thousands of held keys cost a round trip per batch, not
+     * per key.
+     */
+    @Override
+    public boolean[] extendLeases(List<LeaseExtension> leases) {
+        if (leases.size() < 2 || acks.required() || !pipelines) {
+            return IdempotencyStore.super.extendLeases(leases);
+        }
+        List<Object> answers = call(() -> pipelined(leases));
+        if (answers == null) {
+            pipelines = false;
+            return IdempotencyStore.super.extendLeases(leases);
+        }
+        if (answers.size() != leases.size()) {
+            throw new IdempotencyStoreException("Redis answered " + answers.size() + " of " + leases.size()
+                    + " pipelined lease extensions", null);
+        }
+        boolean[] extended = new boolean[answers.size()];
+        for (int i = 0; i < extended.length; i++) {
+            extended[i] = Long.valueOf(1L).equals(answers.get(i));
+        }
+        return extended;
+    }
+
+    /** The replies, or {@code null} when this connection takes no pipeline. */
+    private @Nullable List<Object> pipelined(List<LeaseExtension> leases) {
+        try {
+            return redis.executePipelined(extending(leases));
+        } catch (UnsupportedOperationException | InvalidDataAccessApiUsageException refused) {
+            return null;
+        } catch (DataAccessException ex) {
+            if (!saysNoScript(ex)) {
+                throw ex;
+            }
+            // the server lost its scripts (a restart, SCRIPT FLUSH): load it once and send the batch again
+            redis.execute((RedisCallback<String>) connection -> connection.scriptingCommands()
+                    .scriptLoad(EXTEND.getScriptAsString().getBytes(StandardCharsets.UTF_8)));
+            return redis.executePipelined(extending(leases));
+        }
+    }
+
+    private static RedisCallback<Object> extending(List<LeaseExtension> leases) {
+        return connection -> {
+            for (LeaseExtension lease : leases) {
+                connection.scriptingCommands().evalSha(EXTEND.getSha1(), ReturnType.INTEGER, 1,
+                        lease.key().getBytes(StandardCharsets.UTF_8),
+                        lease.ownerToken().getBytes(StandardCharsets.UTF_8),
+                        Long.toString(Math.max(1, lease.leaseMillis())).getBytes(StandardCharsets.UTF_8));
+            }
+            // a pipeline's callback returns nothing: its answers are the commands' replies, in order
+            return null;
+        };
+    }
+
+    private static boolean saysNoScript(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (String.valueOf(cause.getMessage()).contains("NOSCRIPT")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void releaseQuietly(String key, String ownerToken) {

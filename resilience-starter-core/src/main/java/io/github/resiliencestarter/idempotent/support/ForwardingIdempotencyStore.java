@@ -5,6 +5,8 @@ import io.github.resiliencestarter.idempotent.ClaimResult;
 import io.github.resiliencestarter.idempotent.Completion;
 import io.github.resiliencestarter.idempotent.IdempotencyRecord;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
+import io.github.resiliencestarter.idempotent.LeaseExtension;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -51,6 +53,16 @@ public class ForwardingIdempotencyStore implements IdempotencyStore {
     @Override
     public boolean extendLease(String key, String ownerToken, long leaseMillis) {
         return delegate.extendLease(key, ownerToken, leaseMillis);
+    }
+
+    @Override
+    public int leaseBatchSize() {
+        return delegate.leaseBatchSize();
+    }
+
+    @Override
+    public boolean[] extendLeases(List<LeaseExtension> leases) {
+        return delegate.extendLeases(leases);
     }
 
     @Override

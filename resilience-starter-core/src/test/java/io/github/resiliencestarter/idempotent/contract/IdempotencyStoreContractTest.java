@@ -24,6 +24,7 @@ import io.github.resiliencestarter.idempotent.IdempotentExecutor;
 import io.github.resiliencestarter.idempotent.IdempotentReplayException;
 import io.github.resiliencestarter.idempotent.IdempotentResult;
 import io.github.resiliencestarter.idempotent.InProgressStrategy;
+import io.github.resiliencestarter.idempotent.LeaseExtension;
 import io.github.resiliencestarter.idempotent.ResponseCodec;
 import io.github.resiliencestarter.idempotent.StoredResponse;
 import io.github.resiliencestarter.idempotent.support.AesGcmPayloadProtection;
@@ -334,6 +335,29 @@ public abstract class IdempotencyStoreContractTest {
         Eventually.waitPast("the lease as first claimed", claimedAt + 1_000 + 100);
         assertThat(store().claim(new Claim(key, "op", "fp", "intruder", 1_000, 60_000)).outcome())
                 .isEqualTo(ClaimResult.Outcome.EXISTS);
+    }
+
+    @Test
+    void aBatchOfLeaseExtensionsExtendsTheOwnedLeasesAndRefusesTheLostOnes() throws Exception {
+        String first = key("batch-first");
+        String second = key("batch-second");
+        String stolen = key("batch-stolen");
+        long claimedAt = System.currentTimeMillis();
+        for (String key : List.of(first, second, stolen)) {
+            store().claim(new Claim(key, "op", "fp", "owner", 1_000, 60_000));
+        }
+        boolean[] extended = store().extendLeases(List.of(new LeaseExtension(first, "owner", 60_000),
+                new LeaseExtension(stolen, "intruder", 60_000), new LeaseExtension(second, "owner", 60_000),
+                new LeaseExtension(key("batch-never-claimed"), "owner", 60_000)));
+
+        assertThat(extended).containsExactly(true, false, true, false);
+        Eventually.waitPast("the leases as first claimed", claimedAt + 1_000 + 100);
+        assertThat(store().claim(new Claim(first, "op", "fp", "intruder", 1_000, 60_000)).outcome())
+                .isEqualTo(ClaimResult.Outcome.EXISTS);
+        assertThat(store().claim(new Claim(second, "op", "fp", "intruder", 1_000, 60_000)).outcome())
+                .isEqualTo(ClaimResult.Outcome.EXISTS);
+        assertThat(store().claim(new Claim(stolen, "op", "fp", "intruder", 1_000, 60_000)).outcome())
+                .isEqualTo(ClaimResult.Outcome.TAKEN_OVER);
     }
 
     @Test

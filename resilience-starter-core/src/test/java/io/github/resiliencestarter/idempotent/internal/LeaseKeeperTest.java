@@ -4,10 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.resiliencestarter.context.TimeSource;
 import io.github.resiliencestarter.idempotent.Claim;
+import io.github.resiliencestarter.idempotent.LeaseExtension;
 import io.github.resiliencestarter.idempotent.support.InMemoryIdempotencyStore;
 import io.github.resiliencestarter.testsupport.Eventually;
 import io.github.resiliencestarter.testsupport.ManualTime;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -55,6 +58,48 @@ class LeaseKeeperTest {
         } finally {
             stalled.countDown();
         }
+    }
+
+    @Test
+    void theLeasesDueAtOneTickGoToTheirStoreInBatchesOfItsSize() {
+        ManualTime clock = new ManualTime(1_000_000);
+        List<Integer> batches = new ArrayList<>();
+        InMemoryIdempotencyStore store = new InMemoryIdempotencyStore(clock) {
+            @Override
+            public int leaseBatchSize() {
+                return 3;
+            }
+
+            @Override
+            public boolean[] extendLeases(List<LeaseExtension> leases) {
+                batches.add(leases.size());
+                return super.extendLeases(leases);
+            }
+        };
+        Queue<Runnable> pool = new ArrayDeque<>();
+        LeaseKeeper keeper = LeaseKeeper.tickedByHand(clock, pool::add);
+        List<LeaseKeeper.Lease> held = new ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            store.claim(new Claim("held-" + i, "op", "fp", "owner", LEASE_MILLIS, 60_000));
+            held.add(keeper.keep(store, "held-" + i, "owner", LEASE_MILLIS, Long.MAX_VALUE));
+        }
+        // the lost claim is answered false and no longer kept
+        store.release("held-6", "owner");
+        clock.advance(LEASE_MILLIS / 3);
+        keeper.tick();
+        assertThat(pool).hasSize(3);
+        pool.forEach(Runnable::run);
+        pool.clear();
+
+        assertThat(batches).containsExactlyInAnyOrder(3, 3, 1);
+        for (int i = 0; i < 6; i++) {
+            assertThat(store.find("held-" + i).leaseExpiresAt()).isEqualTo(clock.epochMillis() + LEASE_MILLIS);
+        }
+        clock.advance(LEASE_MILLIS / 3);
+        keeper.tick();
+        pool.forEach(Runnable::run);
+        assertThat(batches).hasSize(5).endsWith(3, 3);
+        held.forEach(LeaseKeeper.Lease::close);
     }
 
     @Test

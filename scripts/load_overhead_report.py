@@ -138,13 +138,19 @@ def main():
         values = [v for v in values if v is not None]
         return sum(values) / len(values) if values else None
 
+    def answered(saturation):
+        if not saturation or not saturation.get("countedSeconds"):
+            return None
+        return (saturation["ok"] + saturation["errors"]) / saturation["countedSeconds"]
+
     def summary(name):
         runs = [v for v in variants if v["variant"] == name]
         if not runs:
             return None
         return {
             "runs": len(runs),
-            "saturationThroughput": mean([(v["saturation"] or {}).get("throughput") for v in runs]),
+            # every answer counts: the off run's stock conflicts (5xx nobody retried) are answers the on run retries away
+            "saturationThroughput": mean([answered(v["saturation"]) for v in runs]),
             "p50Ms": mean([v["openModel"]["latencyMs"]["p50"] for v in runs]),
             "p99Ms": mean([v["openModel"]["latencyMs"]["p99"] for v in runs]),
             "p999Ms": mean([v["openModel"]["latencyMs"]["p999"] for v in runs]),
@@ -203,11 +209,12 @@ def main():
         c = result["comparison"]
         ratio = c["saturationThroughputOnOverOff"]
         verdict = "–" if ratio is None else ("met" if ratio >= 0.9 else "missed")
-        table += "\n" + textwrap.fill(f"Throughput ratio (closed-loop saturation, on ÷ off, mean of {c['on']['runs']} and "
+        table += "\n" + textwrap.fill(f"Throughput ratio (closed-loop saturation, every answer counted, on ÷ off, mean of {c['on']['runs']} and "
                                      f"{c['off']['runs']} runs): **{ratio}** (goal ≥ 0.9: {verdict}); "
                   f"p50 {c['p50DeltaMs']:+.2f} ms, p99 {c['p99DeltaMs']:+.2f} ms with the starter on; "
                   f"allocation {kib(c['allocDeltaBytesPerRequest'])} more per request. Errors are open-model + "
-                  "saturation answers other than 2xx (not counted as throughput); raw figures: "
+                  "saturation answers other than 2xx: the table's closed-loop column counts 2xx only, the ratio counts them "
+                  "too, so the off run's unretried stock conflicts do not flatter it; raw figures: "
                   "`docs/bench/load-overhead.json`.", width=100) + "\n"
     cpus = result["machine"]["cpus"] or 1
     busy = [v["run"] for v in variants if (v["openModel"].get("loadAverage") or {}).get("end", 0) > 2 * cpus]

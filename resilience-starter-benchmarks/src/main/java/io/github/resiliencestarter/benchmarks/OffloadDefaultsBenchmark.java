@@ -1,5 +1,6 @@
 package io.github.resiliencestarter.benchmarks;
 
+import com.alibaba.ttl.TtlCallable;
 import io.github.resilience4j.timelimiter.TimeLimiter;
 import io.github.resilience4j.timelimiter.TimeLimiterConfig;
 import io.github.resiliencestarter.annotation.Timeout;
@@ -35,7 +36,9 @@ import org.springframework.context.annotation.Bean;
  * {@code long compute(long x)} into a {@code Blackhole}, one caller, four forks of five 1 s
  * iterations. Beside it: a raw {@code submit().get()} on a fixed pool of four (that harness's
  * baseline), the same on a pool of the starter's default shape, and Resilience4j's TimeLimiter on
- * the fixed pool.
+ * the fixed pool. One more splits the starter's hand-off into its parts: the hand-off on the
+ * starter's pool shape wrapped in TTL's {@code TtlCallable} and waited for with a timeout, as
+ * OFFLOAD waits, without the rest of the starter.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -120,6 +123,12 @@ public class OffloadDefaultsBenchmark {
     public void rawStarterShape(Blackhole blackhole) throws Exception {
         long input = x++;
         blackhole.consume(starterShape.submit(() -> plain.compute(input)).get());
+    }
+
+    @Benchmark
+    public void ttlStarterShapeTimedGet(Blackhole blackhole) throws Exception {
+        long input = x++;
+        blackhole.consume(starterShape.submit(TtlCallable.get(() -> plain.compute(input))).get(5, TimeUnit.SECONDS));
     }
 
     @Benchmark

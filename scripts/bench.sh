@@ -6,13 +6,15 @@
 #      10 measured iterations of 1 s, -prof gc; medians, so a few disturbed iterations do not move them);
 #   2. end to end: the sample under a fixed arrival rate with the starter on and off (scripts/load.sh overhead);
 #   3. growth: startup and heap per annotated method, claim latency with millions of rows, Redis
-#      memory per record, lease keeping against keys held in flight (scripts/growth.sh).
+#      memory per record, lease keeping against keys held in flight (scripts/growth.sh);
+#   4. the settle phase against the build before the redesign (scripts/bench_baseline.sh).
 # Starts the Redis and MariaDB servers the measurements need the same way the tests do, writes
 # docs/bench/*.json and *.md and regenerates the results section of docs/benchmarks.md.
 # Extra arguments go to JMH and skip steps 2 and 3, e.g. scripts/bench.sh AnnotationBenchmark.
 # BENCH_SKIP_JMH=1 keeps the JMH results already in docs/bench/results.json and runs steps 2 and 3
 # (to finish a run whose later step failed); BENCH_SKIP_LOAD=1 keeps the last end-to-end tables and
-# GROWTH_PARTS (scripts/growth.sh) picks the growth measurements, for a shorter run.
+# GROWTH_PARTS (scripts/growth.sh) picks the growth measurements, for a shorter run;
+# BENCH_SKIP_BASELINE=1 keeps the last settle-phase table.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -46,6 +48,13 @@ else
   fi
   # GROWTH_PARTS chooses the growth measurements; the others keep their figures (scripts/growth_report.py)
   "$ROOT/scripts/growth.sh"
+  if [ "${BENCH_SKIP_BASELINE:-0}" != 1 ]; then
+    # its own servers, fresh for each build: this run's are stopped first so two sets never share the cores
+    _stop_test_servers
+    _redis_pid="" _mariadb_pid="" _postgres_pid="" _rabbit_pid="" _epmd_pid="" _servers_dir=""
+    (unset RESILIENCE_TEST_REDIS_URL RESILIENCE_TEST_JDBC_URL RESILIENCE_TEST_PG_URL RESILIENCE_TEST_RABBIT_URL;
+      "$ROOT/scripts/bench_baseline.sh")
+  fi
 fi
 python3 scripts/bench_report.py docs/bench/results.json docs/benchmarks.md
 echo "results: docs/bench/, report: docs/benchmarks.md"

@@ -61,12 +61,12 @@ def main(base, head, before_path, after_path, out_json, out_md):
     json.dump({"base": base, "head": head, "goal": f"no row worse by more than {GOAL:.0%}", "rows": rows},
               open(out_json, "w"), indent=1)
     lines = [f"### Settle phase against the build before the redesign ({base} → {head}, one run)", "",
-             "| row | judged as | before | after | worse by | met |", "|---|---|---|---|---|---|"]
+             "| row | judged as | before | after | worse by (negative: better) | met |", "|---|---|---|---|---|---|"]
     for row in rows:
         worse = f"{row['change']:+.1%}"
         lines.append(f"| {row['row']} | {row['form']} | {row['before']:.2f} | {row['after']:.2f} | {worse} "
                      f"| {'yes' if row['met'] else '**no**'} |")
-    lines += ["", "Both builds measured back to back on the same servers by `scripts/bench_baseline.sh`; "
+    lines += ["", "Both builds measured back to back, each on fresh servers, by `scripts/bench_baseline.sh`; "
               "the floor and the raw round trips are measured in each build's own run, so a drift of the "
               "machine between the two runs cancels. Goal: no row worse by more than 5 %. Raw figures: "
               "`docs/bench/settle-regression.json`.", ""]

@@ -176,6 +176,7 @@ def main():
     except OSError:
         pass
     block = ([START, "", "### Goals of issue 32 (one JMH run)", ""] + ratios(results)
+             + [""] + fragment("docs/bench/settle-regression.md")
              + [""] + fragment("docs/bench/load-overhead.md")
              + ["", "### How cost grows", ""] + fragment("docs/bench/growth.md")
              + ["", "### All JMH results", ""] + table(results) + ["", END])

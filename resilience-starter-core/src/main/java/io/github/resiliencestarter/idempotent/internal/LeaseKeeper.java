@@ -190,7 +190,7 @@ public final class LeaseKeeper {
             // sized when sent, not when the tick queued it: a late extension reaches no further
             long now = time.nanoTime();
             List<Lease> sent = new ArrayList<>(batch.size());
-            List<LeaseExtension> extensions = new ArrayList<>(batch.size());
+            List<LeaseExtension> requests = new ArrayList<>(batch.size());
             for (Lease lease : batch) {
                 long leftMillis = lease.leftMillis(now);
                 if (leftMillis <= 0) {
@@ -199,11 +199,11 @@ public final class LeaseKeeper {
                 }
                 Claim claim = Objects.requireNonNull(lease.claim, "only a kept lease is extended, and it has its claim");
                 // never past what may be kept: a key is held at most until its deadline plus the margin
-                extensions.add(new LeaseExtension(claim.key(), claim.owner(), Math.min(lease.leaseMillis, leftMillis)));
+                requests.add(new LeaseExtension(claim.key(), claim.owner(), Math.min(lease.leaseMillis, leftMillis)));
                 sent.add(lease);
             }
             if (!sent.isEmpty()) {
-                boolean[] extended = store.extendLeases(extensions);
+                boolean[] extended = store.extendLeases(requests);
                 for (int i = 0; i < sent.size(); i++) {
                     if (extended[i]) {
                         sent.get(i).lastExtended = now;

@@ -50,8 +50,7 @@ else
   "$ROOT/scripts/growth.sh"
   if [ "${BENCH_SKIP_BASELINE:-0}" != 1 ]; then
     # its own servers, fresh for each build: this run's are stopped first so two sets never share the cores
-    _stop_test_servers
-    _redis_pid="" _mariadb_pid="" _postgres_pid="" _rabbit_pid="" _epmd_pid="" _servers_dir=""
+    stop_and_forget_test_servers
     (unset RESILIENCE_TEST_REDIS_URL RESILIENCE_TEST_JDBC_URL RESILIENCE_TEST_PG_URL RESILIENCE_TEST_RABBIT_URL;
       "$ROOT/scripts/bench_baseline.sh")
   fi

@@ -24,8 +24,7 @@ source "$ROOT/scripts/test-servers.sh"
 # RabbitMQ are not measured here, and a value in their variables keeps them from starting
 cleanup() { git -C "$ROOT" worktree remove --force "$TREE" 2>/dev/null || true; _stop_test_servers; }
 fresh_servers() {
-  _stop_test_servers
-  _redis_pid="" _mariadb_pid="" _postgres_pid="" _rabbit_pid="" _epmd_pid="" _servers_dir=""
+  stop_and_forget_test_servers
   unset RESILIENCE_TEST_REDIS_URL RESILIENCE_TEST_JDBC_URL
   RESILIENCE_TEST_PG_URL=unused RESILIENCE_TEST_RABBIT_URL=unused start_test_servers
   # start_test_servers sets its own exit trap: ours removes the worktree too

@@ -40,6 +40,13 @@ _stop_test_servers() {
   [ -n "$_servers_dir" ] && rm -rf "$_servers_dir" || true
 }
 
+# Stops the servers this shell started and forgets them, so a later start_test_servers starts a
+# fresh set and the exit trap never signals a process id the system has since reused.
+stop_and_forget_test_servers() {
+  _stop_test_servers
+  _redis_pid="" _mariadb_pid="" _postgres_pid="" _rabbit_pid="" _epmd_pid="" _servers_dir=""
+}
+
 # Debian keeps PostgreSQL's server programs out of PATH, one folder per major version: the newest.
 _postgres_bin() {
   local dir

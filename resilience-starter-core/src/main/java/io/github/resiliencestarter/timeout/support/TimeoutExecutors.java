@@ -1,10 +1,10 @@
 package io.github.resiliencestarter.timeout.support;
 
 import io.github.resiliencestarter.core.InvalidSettingException;
+import io.github.resiliencestarter.timeout.internal.DirectHandoffQueue;
 import java.time.Duration;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -60,7 +60,7 @@ public final class TimeoutExecutors {
     public static ThreadPoolExecutor newBoundedExecutor(String threadNamePrefix, int coreSize, int maxSize,
             int queueCapacity, Duration keepAlive) {
         checkSizes(coreSize, maxSize, queueCapacity);
-        BlockingQueue<Runnable> queue = queueCapacity == 0 ? new SynchronousQueue<>()
+        BlockingQueue<Runnable> queue = queueCapacity == 0 ? new DirectHandoffQueue()
                 : new ArrayBlockingQueue<>(queueCapacity);
         // a core size above the maximum follows it down: max-size alone is "at most this many threads"
         ThreadPoolExecutor executor = new ThreadPoolExecutor(Math.min(coreSize, maxSize), maxSize,

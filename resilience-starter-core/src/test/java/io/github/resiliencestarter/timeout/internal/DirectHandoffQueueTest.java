@@ -1,0 +1,76 @@
+package io.github.resiliencestarter.timeout.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+class DirectHandoffQueueTest {
+
+    @Test
+    void aTaskNoWorkerWaitsForIsRefusedAndNothingIsQueued() throws Exception {
+        DirectHandoffQueue queue = new DirectHandoffQueue();
+
+        assertThat(queue.offer(() -> { })).isFalse();
+        assertThat(queue.offer(() -> { }, 20, TimeUnit.MILLISECONDS)).isFalse();
+        assertThatThrownBy(() -> queue.add(() -> { })).isInstanceOf(IllegalStateException.class);
+        assertThat(queue).isEmpty();
+        assertThat(queue.remainingCapacity()).isZero();
+    }
+
+    @Test
+    void aWaitingWorkerTakesTheTaskAtOnce() throws Exception {
+        DirectHandoffQueue queue = new DirectHandoffQueue();
+        AtomicReference<Runnable> taken = new AtomicReference<>();
+        Thread worker = new Thread(() -> {
+            try {
+                taken.set(queue.take());
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        worker.start();
+        Runnable task = () -> { };
+
+        // the worker may not be waiting yet: the timed offer waits for it, the untimed one would not
+        assertThat(queue.offer(task, 5, TimeUnit.SECONDS)).isTrue();
+        worker.join(5_000);
+        assertThat(taken.get()).isSameAs(task);
+    }
+
+    @Test
+    void anExecutorOnItStartsThreadsUpToItsMaximumAndThenRejects() throws Exception {
+        ThreadPoolExecutor executor = new ThreadPoolExecutor(1, 2, 10, TimeUnit.SECONDS, new DirectHandoffQueue());
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch running = new CountDownLatch(2);
+        try {
+            for (int i = 0; i < 2; i++) {
+                executor.execute(() -> {
+                    running.countDown();
+                    awaitQuietly(release);
+                });
+            }
+            assertThat(running.await(5, TimeUnit.SECONDS)).isTrue();
+
+            assertThatThrownBy(() -> executor.execute(() -> { })).isInstanceOf(RejectedExecutionException.class);
+            assertThat(executor.getPoolSize()).isEqualTo(2);
+        } finally {
+            release.countDown();
+            executor.shutdown();
+            assertThat(executor.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
+        }
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

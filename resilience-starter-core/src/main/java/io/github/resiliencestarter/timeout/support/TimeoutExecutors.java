@@ -1,7 +1,6 @@
 package io.github.resiliencestarter.timeout.support;
 
 import io.github.resiliencestarter.core.InvalidSettingException;
-import io.github.resiliencestarter.timeout.internal.DirectHandoffQueue;
 import java.time.Duration;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;

@@ -1,4 +1,4 @@
-package io.github.resiliencestarter.timeout.internal;
+package io.github.resiliencestarter.timeout.support;
 
 import java.util.concurrent.LinkedTransferQueue;
 import java.util.concurrent.TimeUnit;

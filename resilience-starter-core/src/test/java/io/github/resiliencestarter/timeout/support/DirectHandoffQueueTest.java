@@ -1,4 +1,4 @@
-package io.github.resiliencestarter.timeout.internal;
+package io.github.resiliencestarter.timeout.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

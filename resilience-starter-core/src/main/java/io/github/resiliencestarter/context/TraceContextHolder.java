@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.context;
 
 import com.alibaba.ttl.TransmittableThreadLocal;
+import io.github.resiliencestarter.core.CheckedCallable;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.MDC;
@@ -68,6 +69,34 @@ public final class TraceContextHolder {
             MDC.put(MDC_TRACE_ID, traceId);
         }
         return new TraceScope(previous, previousMdc);
+    }
+
+    /**
+     * Runs {@code work} with {@code context} installed, and puts the previous context back when it
+     * ends, as {@code try (TraceScope scope = open(context))} does. A context of the trace already
+     * current (a retry attempt, a timeout's narrowed deadline) leaves the MDC as it is and needs
+     * no scope object, so none is made: the hot paths nest such contexts on every call.
+     *
+     * @param context the snapshot to install
+     * @param work the work to run inside it
+     * @param <T> the result type
+     * @return the work's result
+     * @throws Throwable whatever the work threw
+     */
+    public static <T extends @Nullable Object> T callWithin(TraceContext context, CheckedCallable<T> work)
+            throws Throwable {
+        TraceContext previous = CURRENT.get();
+        if (previous == null || previous.traceId() != context.traceId()) {
+            try (TraceScope scope = open(context)) {
+                return work.call();
+            }
+        }
+        CURRENT.set(context);
+        try {
+            return work.call();
+        } finally {
+            CURRENT.set(previous);
+        }
     }
 
     static void restore(@Nullable TraceContext previous, @Nullable String previousMdc) {

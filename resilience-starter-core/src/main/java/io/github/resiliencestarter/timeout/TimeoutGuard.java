@@ -310,8 +310,8 @@ public final class TimeoutGuard {
         InterruptTimer.Ticket ticket = runtime.time() == TimeSource.SYSTEM
                 ? runtime.timer().armUntil(caller, now + remaining) : runtime.timer().arm(caller, remaining);
         T result;
-        try (TraceScope scope = TraceContextHolder.open(inner)) {
-            result = work.call();
+        try {
+            result = TraceContextHolder.callWithin(inner, work);
         } catch (Throwable ex) {
             if (!ticket.disarm()) {
                 restoreFlag(wasInterrupted);

@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.context;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.alibaba.ttl.threadpool.TtlExecutors;
 import java.time.Duration;
@@ -39,6 +40,46 @@ class TraceContextTest {
         }
         assertThat(TraceContextHolder.current()).isSameAs(TraceContext.empty());
         assertThat(MDC.get(TraceContextHolder.MDC_TRACE_ID)).isNull();
+    }
+
+    @Test
+    void aContextRunWithinTheCurrentTraceIsInstalledForTheWorkAndTakenBackAfterItEvenWhenItThrows()
+            throws Throwable {
+        TraceContext outer = TraceContext.empty().withTraceId("outer");
+        TraceContext attempt = outer.withAttempt(2);
+        try (TraceScope a = TraceContextHolder.open(outer)) {
+            int seen = TraceContextHolder.callWithin(attempt, () -> TraceContextHolder.current().attempt());
+            assertThat(seen).isEqualTo(2);
+            assertThat(TraceContextHolder.current()).isSameAs(outer);
+
+            assertThatThrownBy(() -> TraceContextHolder.callWithin(attempt, () -> {
+                throw new IllegalStateException("attempt failed");
+            })).hasMessage("attempt failed");
+            assertThat(TraceContextHolder.current()).isSameAs(outer);
+            assertThat(MDC.get(TraceContextHolder.MDC_TRACE_ID)).isEqualTo("outer");
+        }
+    }
+
+    @Test
+    void aContextRunWithinAnotherTraceSetsTheMdcForTheWorkAndPutsItBackAfter() throws Throwable {
+        TraceContext outer = TraceContext.empty().withTraceId("outer");
+        try (TraceScope a = TraceContextHolder.open(outer)) {
+            String mdcInside = TraceContextHolder.callWithin(outer.withTraceId("other"),
+                    () -> MDC.get(TraceContextHolder.MDC_TRACE_ID));
+            assertThat(mdcInside).isEqualTo("other");
+            assertThat(TraceContextHolder.current()).isSameAs(outer);
+            assertThat(MDC.get(TraceContextHolder.MDC_TRACE_ID)).isEqualTo("outer");
+        }
+        // a thread with no context yet (a fresh hedge worker): the context and MDC are cleaned up after
+        String onFresh = Executors.newSingleThreadExecutor().submit(() -> {
+            try {
+                return TraceContextHolder.callWithin(outer, () -> MDC.get(TraceContextHolder.MDC_TRACE_ID))
+                        + "/" + TraceContextHolder.current().traceId() + "/" + MDC.get(TraceContextHolder.MDC_TRACE_ID);
+            } catch (Throwable ex) {
+                throw new IllegalStateException(ex);
+            }
+        }).get();
+        assertThat(onFresh).isEqualTo("outer/null/null");
     }
 
     @Test

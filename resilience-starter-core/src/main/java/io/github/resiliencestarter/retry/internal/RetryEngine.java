@@ -147,10 +147,10 @@ public final class RetryEngine {
     /** Runs one attempt on the calling thread, numbered in the trace context, under the attempt timeout. */
     <T extends @Nullable Object> T runAttempt(CheckedCallable<T> work, TraceContext outer, int attempt)
             throws Throwable {
+        if (attemptGuard == null) {
+            return TraceContextHolder.callWithin(outer.withAttempt(attempt), work);
+        }
         try (TraceScope scope = TraceContextHolder.open(outer.withAttempt(attempt))) {
-            if (attemptGuard == null) {
-                return work.call();
-            }
             try {
                 return attemptGuard.call(work);
             } catch (DeadlineExceededException ex) {

@@ -5,14 +5,17 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.Arrays;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.BeanUtils;
 import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
+import org.springframework.expression.PropertyAccessor;
 import org.springframework.expression.spel.SpelEvaluationException;
 import org.springframework.expression.spel.SpelMessage;
+import org.springframework.expression.spel.SpelCompilerMode;
 import org.springframework.expression.spel.SpelNode;
 import org.springframework.expression.spel.SpelParserConfiguration;
 import org.springframework.expression.spel.ast.CompoundExpression;
@@ -21,6 +24,7 @@ import org.springframework.expression.spel.ast.SpelNodeImpl;
 import org.springframework.expression.spel.ast.VariableReference;
 import org.springframework.expression.spel.standard.SpelExpression;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
+import org.springframework.expression.spel.support.ReflectivePropertyAccessor;
 import org.springframework.expression.spel.support.StandardEvaluationContext;
 import org.springframework.util.ReflectionUtils;
 
@@ -78,7 +82,8 @@ final class KeyExpressions {
                 return new ParameterReference(expression, (SpelNodeImpl) spel.getAST(), index);
             }
         }
-        return new ArgumentsExpression(expression, (SpelNodeImpl) spel.getAST(), parameterNames(method));
+        return new ArgumentsExpression(expression, (SpelNodeImpl) spel.getAST(), parameterNames(method),
+                method.getDeclaringClass().getClassLoader());
     }
 
     /**
@@ -110,13 +115,20 @@ final class KeyExpressions {
         }
     }
 
-    /** Any other expression, with the method's parameter names looked up once, at parse time. */
+    /**
+     * Any other expression, with the method's parameter names looked up once, at parse time.
+     *
+     * <p>Compiled to bytecode once it has run a hundred times ({@link SpelCompilerMode#MIXED}), so
+     * a property path such as {@code #request.orderNo} becomes a getter call. Should the compiled
+     * form fail (a null on the path, an argument of another class), SpEL runs that call
+     * interpreted, so a missing value is still told apart as the client's fault.
+     */
     private static final class ArgumentsExpression extends SpelExpression {
 
         private final String[] names;
 
-        ArgumentsExpression(String expression, SpelNodeImpl ast, String[] names) {
-            super(expression, ast, new SpelParserConfiguration());
+        ArgumentsExpression(String expression, SpelNodeImpl ast, String[] names, @Nullable ClassLoader loader) {
+            super(expression, ast, new SpelParserConfiguration(SpelCompilerMode.MIXED, loader));
             this.names = names;
         }
     }
@@ -128,6 +140,12 @@ final class KeyExpressions {
      */
     private static final class ArgumentsContext extends StandardEvaluationContext {
 
+        /**
+         * The accessor every call's context shares: a context of its own would make a new one,
+         * whose empty caches reflect on the argument's class again on every call.
+         */
+        private static final List<PropertyAccessor> PROPERTY_ACCESSORS = List.of(new ReflectivePropertyAccessor());
+
         private final String[] names;
 
         private final Object[] args;
@@ -135,6 +153,11 @@ final class KeyExpressions {
         ArgumentsContext(String[] names, Object[] args) {
             this.names = names;
             this.args = args;
+        }
+
+        @Override
+        public List<PropertyAccessor> getPropertyAccessors() {
+            return PROPERTY_ACCESSORS;
         }
 
         @Override

@@ -195,36 +195,45 @@ public final class TimeoutGuard {
 
     /**
      * Runs the work as if there were no timeout (the caller's thread, the caller's context) and
-     * counts it when it ran past the deadline it would have had.
+     * counts it when it ran past the deadline it would have had. Two clock readings and no
+     * context: observing must cost no more than enforcing.
      */
     private <T extends @Nullable Object> T observed(CheckedCallable<T> work) throws Throwable {
         long started = runtime.time().nanoTime();
-        Deadline wouldEnd = deadlineOf(innerContext());
+        long limit = wouldHaveNanos(started);
         try {
             return work.call();
         } finally {
-            observedEnd(wouldEnd, started);
+            observedEnd(limit, started);
         }
     }
 
     /** {@link #observed} for asynchronous work: the work's own future, untouched, is the result. */
     private <T> CompletableFuture<T> observedAsync(CheckedCallable<? extends CompletionStage<T>> work) {
         long started = runtime.time().nanoTime();
-        Deadline wouldEnd = deadlineOf(innerContext());
+        long limit = wouldHaveNanos(started);
         CompletableFuture<T> source;
         try {
             source = work.call().toCompletableFuture();
         } catch (Throwable ex) {
-            observedEnd(wouldEnd, started);
+            observedEnd(limit, started);
             return CompletableFuture.failedFuture(ex);
         }
-        source.whenComplete((value, failure) -> observedEnd(wouldEnd, started));
+        source.whenComplete((value, failure) -> observedEnd(limit, started));
         return source;
     }
 
-    private void observedEnd(Deadline wouldEnd, long started) {
-        TimeoutOutcome outcome = wouldEnd.isExpired() ? TimeoutOutcome.WOULD_TIMEOUT : TimeoutOutcome.SUCCESS;
-        runtime.observer().onOutcome(operation, outcome, runtime.time().nanoTime() - started);
+    /** The time an enforced call starting at {@code now} would have had: its limit, or the caller's shorter budget. */
+    private long wouldHaveNanos(long now) {
+        long local = config.timeout().toNanos();
+        Deadline inherited = config.inheritDeadline() ? TraceContextHolder.current().deadline() : null;
+        return inherited == null ? local : Math.min(local, inherited.remainingNanosAt(now, runtime.time()));
+    }
+
+    private void observedEnd(long limit, long started) {
+        long took = runtime.time().nanoTime() - started;
+        TimeoutOutcome outcome = took >= limit ? TimeoutOutcome.WOULD_TIMEOUT : TimeoutOutcome.SUCCESS;
+        runtime.observer().onOutcome(operation, outcome, took);
         if (outcome == TimeoutOutcome.WOULD_TIMEOUT && runtime.observed().first(operation, outcome.tag())) {
             log.info("@Timeout {} observes and does not enforce: a call ran past the {} limit and was not cut. Later "
                     + "such calls are counted as resilience.timeout.calls{{outcome={}}} without this line "

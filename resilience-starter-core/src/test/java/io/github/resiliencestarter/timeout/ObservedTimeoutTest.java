@@ -2,6 +2,7 @@ package io.github.resiliencestarter.timeout;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.resiliencestarter.context.Deadline;
 import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.context.TraceScope;
@@ -54,6 +55,18 @@ class ObservedTimeoutTest {
         assertThat(result).isEqualTo("late but whole");
         assertThat(Thread.interrupted()).as("never interrupted").isFalse();
         assertThat(outcomes).containsExactly(TimeoutOutcome.WOULD_TIMEOUT);
+    }
+
+    @Test
+    void O1_anObservedCallPastTheCallersShorterBudgetCountsAWouldTimeoutAndOneWithoutInheritanceDoesNot()
+            throws Throwable {
+        TraceContext budget = TraceContext.empty().withDeadline(Deadline.afterNanos(TimeUnit.MILLISECONDS.toNanos(30), time));
+        try (TraceScope scope = TraceContextHolder.open(budget)) {
+            guard(TimeoutConfig.custom().mode(TimeoutMode.OBSERVE)).call(() -> time.advance(40));
+            guard(TimeoutConfig.custom().mode(TimeoutMode.OBSERVE).inheritDeadline(false)).call(() -> time.advance(40));
+        }
+
+        assertThat(outcomes).containsExactly(TimeoutOutcome.WOULD_TIMEOUT, TimeoutOutcome.SUCCESS);
     }
 
     @Test

@@ -44,7 +44,8 @@ esac
 source "$ROOT/scripts/test-servers.sh"
 start_test_servers
 if [ "${LOAD_SKIP_BUILD:-0}" != 1 ]; then
-  ./mvnw -B -q -ntp -DskipTests install
+  # clean: an up-to-date sample module keeps its repackaged jar, and with it the starter it was built with
+  ./mvnw -B -q -ntp -DskipTests clean install
   if [ "$MODE" = overhead ]; then
     ./mvnw -B -q -ntp -pl resilience-starter-benchmarks dependency:build-classpath \
       -Dmdep.outputFile=target/classpath.txt

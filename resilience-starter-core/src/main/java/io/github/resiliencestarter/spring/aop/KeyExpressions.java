@@ -98,7 +98,7 @@ final class KeyExpressions {
             return args[reference.index];
         }
         ArgumentsExpression bound = (ArgumentsExpression) expression;
-        return bound.getValue(new ArgumentsContext(bound.names, args));
+        return bound.getValue(new ArgumentsContext(bound.names, bound.accessors, args));
     }
 
     /**
@@ -127,6 +127,14 @@ final class KeyExpressions {
 
         private final String[] names;
 
+        /**
+         * The accessor every call's context shares: a context of its own would make a new one,
+         * whose empty caches reflect on the argument's class again on every call. One per
+         * expression, not one for all: its caches hold the argument classes, which must not
+         * outlive the application (a devtools restart drops their class loader).
+         */
+        private final List<PropertyAccessor> accessors = List.of(new ReflectivePropertyAccessor());
+
         ArgumentsExpression(String expression, SpelNodeImpl ast, String[] names, @Nullable ClassLoader loader) {
             super(expression, ast, new SpelParserConfiguration(SpelCompilerMode.MIXED, loader));
             this.names = names;
@@ -140,24 +148,21 @@ final class KeyExpressions {
      */
     private static final class ArgumentsContext extends StandardEvaluationContext {
 
-        /**
-         * The accessor every call's context shares: a context of its own would make a new one,
-         * whose empty caches reflect on the argument's class again on every call.
-         */
-        private static final List<PropertyAccessor> PROPERTY_ACCESSORS = List.of(new ReflectivePropertyAccessor());
+        private final List<PropertyAccessor> accessors;
 
         private final String[] names;
 
         private final Object[] args;
 
-        ArgumentsContext(String[] names, Object[] args) {
+        ArgumentsContext(String[] names, List<PropertyAccessor> accessors, Object[] args) {
             this.names = names;
+            this.accessors = accessors;
             this.args = args;
         }
 
         @Override
         public List<PropertyAccessor> getPropertyAccessors() {
-            return PROPERTY_ACCESSORS;
+            return accessors;
         }
 
         @Override

@@ -12,6 +12,12 @@ import java.util.concurrent.TimeUnit;
  * a machine of two cores the spinning worker takes the CPU the caller needs to hand over and to
  * wake up (about 4 µs per OFFLOAD call in {@code OffloadDefaultsBenchmark}). A
  * {@link LinkedTransferQueue}'s waiters yield once and park.
+ *
+ * <p>{@link #put} is not supported: waiting without bound for a worker is what the executor's
+ * rejection is there to avoid, so a rejection handler that blocks the caller through
+ * {@code getQueue().put(task)} gets an {@link UnsupportedOperationException}. A timed
+ * {@link #offer(Runnable, long, TimeUnit)} that is interrupted returns {@code false} with the
+ * interrupt flag set, as its inherited signature admits no {@code InterruptedException}.
  */
 public final class DirectHandoffQueue extends LinkedTransferQueue<Runnable> {
 

@@ -15,7 +15,6 @@ import io.github.resiliencestarter.idempotent.internal.LeaseKeeper;
 import io.github.resiliencestarter.timeout.DeadlineExceededException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -46,6 +45,9 @@ final class AsyncIdempotentCall<T> {
 
     private final ClaimProgress progress;
 
+    /** The owned claim's kept lease. */
+    private volatile LeaseKeeper.Lease kept = LeaseKeeper.Lease.NONE;
+
     private AsyncIdempotentCall(IdempotentExecutor executor, IdempotentCall call,
             CheckedCallable<? extends CompletionStage<T>> work, Runnable onReplay) {
         this.executor = executor;
@@ -67,7 +69,7 @@ final class AsyncIdempotentCall<T> {
         try {
             ClaimResult claim;
             try {
-                claim = executor.store.claim(IdempotentExecutor.claimOf(call, owner, lease));
+                claim = executor.claim(IdempotentExecutor.claimOf(call, owner, lease));
             } catch (IdempotencyStoreException ex) {
                 if (!executor.failsOpen(call)) {
                     throw ex;
@@ -100,9 +102,8 @@ final class AsyncIdempotentCall<T> {
             }
             case REPLAY -> result.complete(executor.replay(call, existing, onReplay));
             case KEY_REUSED, REJECT -> throw executor.refusal(call, step, existing);
-            case WAIT -> CompletableFuture.delayedExecutor(progress.waitMillis(), TimeUnit.MILLISECONDS)
-                    // a scheduled poll, not a parked thread; TTL carries the MDC and other TTL values
-                    .execute(TtlRunnable.get(this::pollAgain));
+            // a scheduled poll, not a parked thread; TTL carries the MDC and other TTL values
+            case WAIT -> executor.waits.schedule(TtlRunnable.get(this::pollAgain), progress.waitMillis());
             case CLAIM_AGAIN -> claim();
         }
     }
@@ -120,9 +121,11 @@ final class AsyncIdempotentCall<T> {
     }
 
     private void runOwned() {
-        LeaseKeeper.Lease kept = executor.leases.keep(executor.store, call.storedKey(), owner, lease,
+        kept = executor.leases.keep(executor.store, call.storedKey(), owner, lease,
                 IdempotentExecutor.keepMillis(call.config(), context.deadline(), true));
         long started = executor.time.nanoTime();
+        Object held = executor.settlement.hold(call.storedKey(),
+                IdempotentExecutor.keepMillis(call.config(), context.deadline(), true));
         IdempotentExecution execution = new IdempotentExecution(call.storedKey(), owner);
         CompletableFuture<T> stage;
         try (TraceScope scope = TraceContextHolder.open(context.withIdempotentExecution(execution))) {
@@ -135,19 +138,20 @@ final class AsyncIdempotentCall<T> {
                 // a cancelled future says nothing of the work behind it, which may still run: the
                 // claim is not released but left to lapse with its lease (the deadline plus the margin)
                 kept.close();
+                executor.settlement.letGo(call.storedKey(), held);
                 result.cancel(false);
                 return;
             }
             if (failure != null) {
                 Throwable cause = Causes.unwrapAsync(failure);
-                executor.settlement.settleAsync(executor.failureSettlement(call, execution, lease, cause), kept)
+                executor.settlement.settleAsync(executor.failureSettlement(call, execution, lease, cause), kept, held)
                         .whenComplete((settled, ignored) -> {
                             executor.observeFailureSettlement(call, settled);
                             result.completeExceptionally(cause);
                         });
             } else {
                 executor.recordDuration(call, started);
-                executor.settlement.settleAsync(executor.completionSettlement(call, owner, lease, value), kept)
+                executor.settlement.settleAsync(executor.completionSettlement(call, owner, lease, value), kept, held)
                         .whenComplete((settled, ignored) -> {
                             executor.observeCompletion(call, settled);
                             result.complete(new IdempotentResult<>(value, false));

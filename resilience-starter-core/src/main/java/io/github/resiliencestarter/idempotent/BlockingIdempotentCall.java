@@ -34,7 +34,7 @@ final class BlockingIdempotentCall {
         while (true) {
             ClaimResult claim;
             try {
-                claim = executor.store.claim(request);
+                claim = executor.claim(request);
             } catch (IdempotencyStoreException ex) {
                 if (executor.failsOpen(call)) {
                     return new IdempotentResult<>(work.call(), false);
@@ -47,7 +47,7 @@ final class BlockingIdempotentCall {
                 return new IdempotentResult<>(work.call(), false);
             }
             while (step == ClaimStep.WAIT) {
-                Thread.sleep(progress.waitMillis());
+                executor.waits.sleep(progress.waitMillis());
                 IdempotencyRecord found = executor.store.find(call.storedKey());
                 step = progress.afterPoll(found);
                 if (found != null) {
@@ -81,17 +81,19 @@ final class BlockingIdempotentCall {
         LeaseKeeper.Lease kept = executor.leases.keep(executor.store, call.storedKey(), owner, lease,
                 IdempotentExecutor.keepMillis(call.config(), context.deadline(), false));
         long started = executor.time.nanoTime();
+        Object held = executor.settlement.hold(call.storedKey(),
+                IdempotentExecutor.keepMillis(call.config(), context.deadline(), false));
         IdempotentExecution execution = new IdempotentExecution(call.storedKey(), owner);
         try (TraceScope scope = TraceContextHolder.open(context.withIdempotentExecution(execution))) {
             value = work.call();
             executor.recordDuration(call, started);
         } catch (Throwable failure) {
             executor.observeFailureSettlement(call, executor.settlement.settle(
-                    executor.failureSettlement(call, execution, lease, failure), kept));
+                    executor.failureSettlement(call, execution, lease, failure), kept, held));
             throw failure;
         }
         executor.observeCompletion(call, executor.settlement.settle(
-                executor.completionSettlement(call, owner, lease, value), kept));
+                executor.completionSettlement(call, owner, lease, value), kept, held));
         return new IdempotentResult<>(value, false);
     }
 }

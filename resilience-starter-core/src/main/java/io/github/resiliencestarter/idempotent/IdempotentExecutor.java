@@ -6,6 +6,7 @@ import io.github.resiliencestarter.context.TimeSource;
 import io.github.resiliencestarter.core.Causes;
 import io.github.resiliencestarter.core.CheckedCallable;
 import io.github.resiliencestarter.core.Results;
+import io.github.resiliencestarter.core.Scheduler;
 import io.github.resiliencestarter.core.Stages;
 import io.github.resiliencestarter.idempotent.internal.ClaimStep;
 import io.github.resiliencestarter.idempotent.internal.LeaseKeeper;
@@ -61,6 +62,9 @@ public final class IdempotentExecutor {
 
     final Settlement settlement;
 
+    /** Where a waiting duplicate waits: its polls (asynchronous) or its sleeps (blocking). */
+    final Scheduler waits;
+
     private final RetryAfterEstimate retryAfter;
 
     /** Enforced or only observed, per operation name; decided per call on its stored key. */
@@ -76,8 +80,16 @@ public final class IdempotentExecutor {
         this.clientErrors = builder.clientErrors;
         this.protection = builder.protection;
         this.time = builder.time;
-        this.leases = time == TimeSource.SYSTEM ? LeaseKeeper.shared() : new LeaseKeeper(time);
-        this.settlement = new Settlement(store, leases);
+        Scheduler scheduler = builder.scheduler;
+        if (scheduler == null) {
+            this.leases = time == TimeSource.SYSTEM ? LeaseKeeper.shared() : new LeaseKeeper(time);
+            this.settlement = new Settlement(store, leases);
+            this.waits = Scheduler.SYSTEM;
+        } else {
+            this.leases = new LeaseKeeper(time, scheduler);
+            this.settlement = new Settlement(store, leases, scheduler);
+            this.waits = scheduler;
+        }
         this.retryAfter = new RetryAfterEstimate(time);
         this.rollouts = builder.rollouts;
     }
@@ -211,6 +223,28 @@ public final class IdempotentExecutor {
         observer.onOutcome(call.operation(), IdempotencyOutcome.CORRUPTED);
         log.warn("The idempotency record of {} is unreadable; nothing was executed ({})", call.operation(),
                 ex.getMessage());
+    }
+
+    /**
+     * Claims for {@code request}, unless this node holds the key (its work runs here, or its
+     * settlement is still being retried here): taking its own lapsed lease over would run the work
+     * again while the first result is on its way. Then no claim is made; a pending settlement is
+     * tried at once, and the key's record is
+     * answered as the store has it, or as in progress, so the duplicate waits or is refused as for
+     * any execution in progress (and replays once the settlement lands).
+     */
+    ClaimResult claim(Claim request) {
+        if (!settlement.isHeld(request.key())) {
+            return store.claim(request);
+        }
+        settlement.hurry(request.key());
+        IdempotencyRecord found = store.find(request.key());
+        if (found != null) {
+            return ClaimResult.exists(found);
+        }
+        long now = time.epochMillis();
+        return ClaimResult.exists(new IdempotencyRecord(request.key(), request.name(), request.fingerprint(),
+                IdempotencyStatus.IN_PROGRESS, "", now, now + request.ttlMillis(), null, now));
     }
 
     /** The claim request of one execution: its lease sized to the deadline plus the margin, or the lease. */
@@ -449,6 +483,8 @@ public final class IdempotentExecutor {
 
         private Rollouts rollouts = Rollouts.enforceAll();
 
+        private @Nullable Scheduler scheduler;
+
         private Builder(IdempotencyStore store, ResponseCodec codec) {
             this.store = Objects.requireNonNull(store, "store");
             this.codec = Objects.requireNonNull(codec, "codec");
@@ -488,6 +524,17 @@ public final class IdempotentExecutor {
          */
         public Builder timeSource(TimeSource value) {
             this.time = Objects.requireNonNull(value, "timeSource");
+            return this;
+        }
+
+        /**
+         * @param value where settlements, lease extensions and waits run, and the clock of their
+         *     delays; by default the engine's own threads (the deterministic simulation of the
+         *     protocol passes its own)
+         * @return this builder
+         */
+        public Builder scheduler(Scheduler value) {
+            this.scheduler = Objects.requireNonNull(value, "scheduler");
             return this;
         }
 

@@ -4,6 +4,7 @@ import io.github.resiliencestarter.context.TimeSource;
 import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.context.TraceScope;
+import io.github.resiliencestarter.core.Scheduler;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.idempotent.LeaseExtension;
 import java.util.ArrayList;
@@ -63,7 +64,13 @@ public final class LeaseKeeper {
     /** {@code false} for a keeper a test ticks by hand. */
     private final boolean ticksItself;
 
+    /** Where the ticks are scheduled when not on a timer thread of the keeper's own, else {@code null}. */
+    private final @Nullable Scheduler ticks;
+
     private volatile @Nullable ScheduledThreadPoolExecutor timer;
+
+    /** The ticks were started (on the timer or the scheduler). */
+    private volatile boolean started;
 
     /**
      * Creates a keeper.
@@ -71,13 +78,25 @@ public final class LeaseKeeper {
      * @param time the time source that decides when a lease is due for extension
      */
     public LeaseKeeper(TimeSource time) {
-        this(time, extensionThreads(), true);
+        this(time, extensionThreads(), true, null);
     }
 
-    private LeaseKeeper(TimeSource time, Executor extensions, boolean ticksItself) {
+    /**
+     * Creates a keeper whose ticks and extensions run on {@code scheduler}, with no thread of its
+     * own (the deterministic simulation runs the engine so).
+     *
+     * @param time the time source that decides when a lease is due for extension
+     * @param scheduler where ticks are scheduled and extensions made
+     */
+    public LeaseKeeper(TimeSource time, Scheduler scheduler) {
+        this(time, scheduler::execute, true, scheduler);
+    }
+
+    private LeaseKeeper(TimeSource time, Executor extensions, boolean ticksItself, @Nullable Scheduler ticks) {
         this.time = time;
         this.extensions = extensions;
         this.ticksItself = ticksItself;
+        this.ticks = ticks;
     }
 
     /**
@@ -85,7 +104,7 @@ public final class LeaseKeeper {
      * {@link #tick()} is called and extends them on the given executor.
      */
     static LeaseKeeper tickedByHand(TimeSource time, Executor extensions) {
-        return new LeaseKeeper(time, extensions, false);
+        return new LeaseKeeper(time, extensions, false, null);
     }
 
     private static ThreadPoolExecutor extensionThreads() {
@@ -122,28 +141,74 @@ public final class LeaseKeeper {
         if (leaseMillis < MIN_LEASE_MILLIS) {
             return Lease.NONE;
         }
+        return keep(store, key, owner, leaseMillis, keepForMillis, time.nanoTime());
+    }
+
+    /**
+     * Keeps a lease whose first extension is sent now, not a third of a lease from now: for a claim
+     * whose lease was sized to a deadline that has passed while its work goes on, so that only the
+     * lease margin is left of it.
+     *
+     * @param store the store
+     * @param key the stored key
+     * @param owner the owner token
+     * @param leaseMillis the lease each extension gives
+     * @param keepForMillis how long from now the lease may be extended at most
+     * @return the handle; close it when the work ends
+     */
+    public Lease keepExtendingNow(IdempotencyStore store, String key, String owner, long leaseMillis,
+            long keepForMillis) {
+        Lease kept = keep(store, key, owner, Math.max(MIN_LEASE_MILLIS, leaseMillis), keepForMillis, time.nanoTime());
+        send(store, List.of(kept));
+        return kept;
+    }
+
+    private Lease keep(IdempotencyStore store, String key, String owner, long leaseMillis, long keepForMillis,
+            long lastExtended) {
         long now = time.nanoTime();
         long keepUntil = keepForMillis == Long.MAX_VALUE ? Long.MAX_VALUE
                 : now + TimeUnit.MILLISECONDS.toNanos(keepForMillis);
-        Lease lease = new Lease(this, new Claim(store, key, owner), leaseMillis, now, keepUntil);
+        Lease lease = new Lease(this, new Claim(store, key, owner), leaseMillis, lastExtended, keepUntil);
         running.add(lease);
         startIfNeeded();
         return lease;
     }
 
     private void startIfNeeded() {
-        if (ticksItself && timer == null) {
-            synchronized (this) {
-                if (timer == null) {
-                    ScheduledThreadPoolExecutor created = new ScheduledThreadPoolExecutor(1, runnable -> {
-                        Thread thread = new Thread(runnable, "resilience-idempotency-lease");
-                        thread.setDaemon(true);
-                        return thread;
-                    });
-                    created.scheduleWithFixedDelay(this::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
-                    timer = created;
-                }
+        if (!ticksItself || started) {
+            return;
+        }
+        synchronized (this) {
+            if (started) {
+                return;
             }
+            Scheduler scheduler = ticks;
+            if (scheduler != null) {
+                scheduler.schedule(this::tickAndAgain, TICK_MILLIS);
+            } else {
+                ScheduledThreadPoolExecutor created = new ScheduledThreadPoolExecutor(1, runnable -> {
+                    Thread thread = new Thread(runnable, "resilience-idempotency-lease");
+                    thread.setDaemon(true);
+                    return thread;
+                });
+                created.scheduleWithFixedDelay(this::safeTick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
+                timer = created;
+            }
+            started = true;
+        }
+    }
+
+    private void tickAndAgain() {
+        safeTick();
+        Objects.requireNonNull(ticks, "scheduled ticks have their scheduler").schedule(this::tickAndAgain, TICK_MILLIS);
+    }
+
+    /** A tick whose failure is logged: an exception escaping a fixed-delay task would end every later tick. */
+    private void safeTick() {
+        try {
+            tick();
+        } catch (RuntimeException | Error ex) {
+            log.error("A lease keeping tick failed; the next tick goes on", ex);
         }
     }
 

@@ -3,12 +3,14 @@ package io.github.resiliencestarter.idempotent.internal;
 import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.context.TraceScope;
 import io.github.resiliencestarter.core.InterruptMask;
+import io.github.resiliencestarter.core.Scheduler;
 import io.github.resiliencestarter.idempotent.Completion;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.idempotent.IdempotencyStoreException;
 import io.github.resiliencestarter.idempotent.StoredResponse;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -42,13 +44,19 @@ public final class Settlement {
 
     private static final Logger log = LoggerFactory.getLogger(Settlement.class);
 
-    private static final Executor SHARED_THREADS = settleThreads();
+    private static final Scheduler SHARED_THREADS = Scheduler.on(settleThreads());
 
     private final IdempotencyStore store;
 
     private final LeaseKeeper leases;
 
-    private final Executor threads;
+    private final Scheduler threads;
+
+    /**
+     * The keys this node holds, from the run of their work until their settlement has ended: a
+     * running execution's holder, then, if its first attempt failed, its pending settlement.
+     */
+    private final ConcurrentHashMap<String, Object> held = new ConcurrentHashMap<>();
 
     /** What the first attempt found. */
     public enum Result {
@@ -109,9 +117,20 @@ public final class Settlement {
      * @param leases the keeper that keeps a claim's lease while its settlement is retried
      */
     public Settlement(IdempotencyStore store, LeaseKeeper leases) {
+        this(store, leases, SHARED_THREADS);
+    }
+
+    /**
+     * Creates the settlement of an executor whose background work runs on {@code threads}.
+     *
+     * @param store the store
+     * @param leases the keeper that keeps a claim's lease while its settlement is retried
+     * @param threads where settlements and their retries run, and the clock of their limit
+     */
+    public Settlement(IdempotencyStore store, LeaseKeeper leases, Scheduler threads) {
         this.store = store;
         this.leases = leases;
-        this.threads = SHARED_THREADS;
+        this.threads = threads;
     }
 
     /**
@@ -123,17 +142,113 @@ public final class Settlement {
      * @return what the first attempt found
      */
     public Result settle(Command command, LeaseKeeper.Lease lease) {
-        Result first = attempt(command);
+        return settle(command, lease, null);
+    }
+
+    /**
+     * Marks {@code key} as held by this node while its work runs: a claim of the key on this node
+     * is answered "in progress" until the settlement of that work has ended. Work that has not
+     * returned by the end of {@code keepForMillis} (hung, ignoring interrupts) holds it no longer,
+     * as its lease is no longer kept either.
+     *
+     * @param key the stored key
+     * @param keepForMillis how long from now the work may hold the key, or {@link Long#MAX_VALUE}
+     * @return the holder, to hand to {@link #settle(Command, LeaseKeeper.Lease, Object)}
+     */
+    public Object hold(String key, long keepForMillis) {
+        Holder holder = new Holder(keepForMillis == Long.MAX_VALUE ? Long.MAX_VALUE
+                : threads.nanoTime() + TimeUnit.MILLISECONDS.toNanos(keepForMillis));
+        held.put(key, holder);
+        return holder;
+    }
+
+    /** A running execution's hold on its key: until its bound, or until its settlement ends once it has begun. */
+    private static final class Holder {
+
+        private final long untilNanos;
+
+        private volatile boolean settling;
+
+        Holder(long untilNanos) {
+            this.untilNanos = untilNanos;
+        }
+
+        boolean holds(long now) {
+            return settling || untilNanos == Long.MAX_VALUE || now - untilNanos < 0;
+        }
+    }
+
+    /**
+     * Stops holding {@code key} without a settlement: its work was abandoned and its claim is left to
+     * lapse with its lease.
+     *
+     * @param key the stored key
+     * @param holder what {@link #hold(String, long)} answered
+     */
+    public void letGo(String key, Object holder) {
+        held.remove(key, holder);
+    }
+
+    /**
+     * Settles the work of a held key on the calling thread, as {@link #settle(Command, LeaseKeeper.Lease)}
+     * does; the key stays held until the settlement has ended.
+     *
+     * @param command what to write
+     * @param lease the claim's kept lease; closed once the settlement has ended
+     * @param holder what {@link #hold(String, long)} answered, or {@code null} when the work did not run
+     * @return what the first attempt found
+     */
+    public Result settle(Command command, LeaseKeeper.Lease lease, @Nullable Object holder) {
+        settling(holder);
+        // the work has returned: its lease is kept for the settlement now, not to the deadline any more
+        // (an extension sized to the deadline would let the lease lapse under a slow first attempt)
+        lease.keepFor(command.limitMillis());
+        Result first = null;
+        try {
+            first = attempt(command);
+        } finally {
+            // a deferred settlement takes the holder's place below, so the key is never free between
+            if (holder != null && first != Result.DEFERRED) {
+                held.remove(command.key(), holder);
+            }
+        }
         if (first == Result.DEFERRED) {
-            // the waits between tries are real, so is the limit (not an injected test clock)
-            long giveUpAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(command.limitMillis());
-            LeaseKeeper.Lease kept = lease.isKept() ? lease.keepFor(command.limitMillis())
-                    : leases.keep(store, command.key(), command.owner(), command.leaseMillis(), command.limitMillis());
-            retryLater(command, kept, giveUpAt, FIRST_RETRY_MILLIS, new AtomicInteger(1));
+            // the limit is on the clock the waits between tries are measured on
+            long giveUpAt = threads.nanoTime() + TimeUnit.MILLISECONDS.toNanos(command.limitMillis());
+            LeaseKeeper.Lease kept = lease.isKept() ? lease
+                    : leases.keepExtendingNow(store, command.key(), command.owner(), command.leaseMillis(),
+                            command.limitMillis());
+            PendingSettlement retried = new PendingSettlement(command, kept, giveUpAt);
+            held.put(command.key(), retried);
+            threads.schedule(() -> tryAgain(retried, FIRST_RETRY_MILLIS), FIRST_RETRY_MILLIS);
         } else {
             lease.close();
         }
         return first;
+    }
+
+    /**
+     * Whether this node holds {@code key}: its work runs here, or its settlement is still being
+     * retried here. Either way its result is on its way, so this node must not claim the key again.
+     *
+     * @param key the stored key
+     * @return {@code true} while held
+     */
+    public boolean isHeld(String key) {
+        Object holder = held.get(key);
+        return holder instanceof Holder running ? running.holds(threads.nanoTime()) : holder != null;
+    }
+
+    /**
+     * Tries the pending settlement of {@code key} now rather than at its next turn, as a duplicate
+     * waits for it; nothing when none is pending or a try is under way.
+     *
+     * @param key the stored key
+     */
+    public void hurry(String key) {
+        if (held.get(key) instanceof PendingSettlement retried) {
+            threads.execute(() -> tryAgain(retried, -1));
+        }
     }
 
     /**
@@ -145,7 +260,22 @@ public final class Settlement {
      * @return what the first attempt found
      */
     public CompletableFuture<Result> settleAsync(Command command, LeaseKeeper.Lease lease) {
-        return CompletableFuture.supplyAsync(() -> settle(command, lease), threads);
+        return settleAsync(command, lease, null);
+    }
+
+    /**
+     * Settles the work of a held key on the settlement threads, as
+     * {@link #settleAsync(Command, LeaseKeeper.Lease)} does.
+     *
+     * @param command what to write
+     * @param lease the claim's kept lease; closed once the settlement has ended
+     * @param holder what {@link #hold(String, long)} answered
+     * @return what the first attempt found
+     */
+    public CompletableFuture<Result> settleAsync(Command command, LeaseKeeper.Lease lease, @Nullable Object holder) {
+        // the work has returned: the key is held until its settlement ends, however long that takes
+        settling(holder);
+        return CompletableFuture.supplyAsync(() -> settle(command, lease, holder), threads::execute);
     }
 
     private Result attempt(Command command) {
@@ -171,26 +301,66 @@ public final class Settlement {
         }
     }
 
-    private void retryLater(Command command, LeaseKeeper.Lease lease, long giveUpAt, long delayMillis,
-            AtomicInteger tries) {
-        Executor later = CompletableFuture.delayedExecutor(delayMillis, TimeUnit.MILLISECONDS, threads);
-        later.execute(() -> {
-            Result result = tryOnce(command);
-            int made = tries.incrementAndGet();
-            if (result != Result.DEFERRED) {
-                lease.close();
-                log.info("The {} of {} ended after {} tries{}", command.what(), command.operation(), made,
-                        result == Result.LOST ? ": the record was no longer this execution's (an earlier try whose"
-                                + " answer was lost wrote it, or the claim was taken over)" : "");
-                return;
+    /**
+     * One more try of a pending settlement: at its turn ({@code delayMillis} is the wait that led to
+     * it, and the next is twice as long), or hurried ({@code delayMillis} negative), when a try made
+     * at its turn follows as before.
+     */
+    private void tryAgain(PendingSettlement retried, long delayMillis) {
+        boolean atItsTurn = delayMillis >= 0;
+        if (retried.isDone()) {
+            return;
+        }
+        if (!retried.begin()) {
+            if (atItsTurn) {
+                // a hurried try is under way: this turn comes again
+                threads.schedule(() -> tryAgain(retried, delayMillis), delayMillis);
             }
-            long next = Math.min(MAX_RETRY_MILLIS, delayMillis * 2);
-            if (System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(next) - giveUpAt < 0) {
-                retryLater(command, lease, giveUpAt, next, tries);
-                return;
+            return;
+        }
+        Command command = retried.command();
+        Result result;
+        int made;
+        try {
+            result = tryOnce(command);
+        } finally {
+            made = retried.end();
+        }
+        if (result != Result.DEFERRED) {
+            finish(retried);
+            log.info("The {} of {} ended after {} tries{}", command.what(), command.operation(), made,
+                    result == Result.LOST ? ": the record was no longer this execution's (an earlier try whose"
+                            + " answer was lost wrote it, or the claim was taken over)" : "");
+            return;
+        }
+        if (!atItsTurn) {
+            return;
+        }
+        long next = Math.min(MAX_RETRY_MILLIS, delayMillis * 2);
+        if (threads.nanoTime() + TimeUnit.MILLISECONDS.toNanos(next) - retried.giveUpAt() < 0) {
+            threads.schedule(() -> tryAgain(retried, next), next);
+            return;
+        }
+        if (retried.begin()) {
+            try {
+                giveUp(command, retried.lease(), made);
+            } finally {
+                retried.end();
+                finish(retried);
             }
-            giveUp(command, lease, made);
-        });
+        }
+    }
+
+    private static void settling(@Nullable Object holder) {
+        if (holder instanceof Holder running) {
+            running.settling = true;
+        }
+    }
+
+    private void finish(PendingSettlement retried) {
+        retried.markDone();
+        held.remove(retried.command().key(), retried);
+        retried.lease().close();
     }
 
     private void giveUp(Command command, LeaseKeeper.Lease lease, int tries) {

@@ -1,0 +1,129 @@
+package io.github.resiliencestarter.idempotent.simulation;
+
+import io.github.resiliencestarter.idempotent.IdempotencyConfig;
+import io.github.resiliencestarter.idempotent.InProgressStrategy;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One schedule, generated from a seed: the settings, the nodes, the duplicates of a few keys sent
+ * to random nodes at random times (blocking or asynchronous, with or without a budget), and the
+ * faults. Everything the run does not draw while it runs is drawn here.
+ */
+final class Schedule {
+
+    /** What the simulation may throw at the engine; a test may leave a kind out. */
+    enum Fault {
+        /** A node cut off from the store. */
+        CUT,
+        /** The store frozen: commands applied late, after their callers timed out. */
+        FREEZE,
+        /** A lossy network: messages lost, or delayed past the command timeout, at random. */
+        LOSS,
+        /** A node paused (stop the world). */
+        PAUSE,
+        /** A node crashed, then restarted. */
+        CRASH,
+        /** {@code @Timeout} cancelling an asynchronous call's future at its deadline while its work goes on. */
+        CANCEL
+    }
+
+    /** One request: a duplicate of {@code key} as {@code scope} sent to {@code node}. */
+    record Request(int id, String key, String scope, int node, long at, boolean async, long budgetMillis,
+            long workMillis) {
+    }
+
+    final long seed;
+
+    final int nodes;
+
+    final IdempotencyConfig config;
+
+    final long commandTimeoutMillis;
+
+    final List<Request> requests = new ArrayList<>();
+
+    final FaultPlan faults = new FaultPlan();
+
+    /** Whether an asynchronous call's future is cancelled at its deadline. */
+    final boolean cancels;
+
+    /** When the faults are over and the probes go out: each key is asked once more on a healthy node. */
+    final long probeAt;
+
+    final long horizon;
+
+    Schedule(long seed, java.util.Set<Fault> kinds) {
+        this.seed = seed;
+        SplittableRandom random = new SplittableRandom(seed ^ 0x5DEECE66DL);
+        nodes = 2 + random.nextInt(2);
+        long lease = 600 + random.nextInt(2_400);
+        config = IdempotencyConfig.custom().ttl(Duration.ofMinutes(10)).lease(Duration.ofMillis(lease))
+                .leaseMargin(Duration.ofMillis(random.nextInt(500))).waitTimeout(Duration.ofMillis(200
+                        + random.nextInt(1_800))).settleLimit(Duration.ofMillis(2_000 + random.nextInt(8_000)))
+                .keepLimit(Duration.ofMillis(5_000 + random.nextInt(15_000)))
+                .onInProgress(random.nextInt(4) == 0 ? InProgressStrategy.REJECT : InProgressStrategy.WAIT).build();
+        commandTimeoutMillis = 100 + random.nextInt(900);
+        int keys = 1 + random.nextInt(3);
+        int id = 0;
+        long lastRequest = 0;
+        for (int k = 0; k < keys; k++) {
+            List<String> scopes = random.nextInt(3) == 0 ? List.of("alice", "bob") : List.of("alice");
+            for (String scope : scopes) {
+                int duplicates = 2 + random.nextInt(4);
+                for (int d = 0; d < duplicates; d++) {
+                    long at = random.nextInt(6_000);
+                    boolean async = random.nextBoolean();
+                    long budget = random.nextInt(10) < 3 ? 0 : 200 + random.nextInt(2_800);
+                    long work = random.nextInt(10) == 0 ? 1_000 + random.nextInt(3_000) : 5 + random.nextInt(400);
+                    if (budget > 0 && (!async || !kinds.contains(Fault.CANCEL))) {
+                        // @Timeout would interrupt a blocking call's work that outlives the budget, and cancel an
+                        // asynchronous call's future (CANCEL): without that, the work ends within its budget
+                        work = Math.min(work, Math.max(1, budget / 2));
+                    }
+                    requests.add(new Request(id++, "k" + k, scope, random.nextInt(nodes), ms(at), async, budget, work));
+                    lastRequest = Math.max(lastRequest, at);
+                }
+            }
+        }
+        int faultCount = kinds.stream().allMatch(Fault.CANCEL::equals) ? 0 : random.nextInt(4);
+        long lastFault = 0;
+        List<Fault> allowed = new ArrayList<>(kinds);
+        allowed.remove(Fault.CANCEL);
+        cancels = kinds.contains(Fault.CANCEL);
+        for (int f = 0; f < faultCount; f++) {
+            Fault kind = allowed.get(random.nextInt(allowed.size()));
+            long from = random.nextInt(8_000);
+            long length = 200 + random.nextInt(kind == Fault.LOSS ? 5_000 : 6_000);
+            int node = random.nextInt(nodes);
+            FaultPlan.Window window = new FaultPlan.Window(kind == Fault.CUT && random.nextInt(3) == 0 ? -1 : node,
+                    ms(from), ms(from + length), kind == Fault.LOSS ? 0.05 + random.nextDouble() * 0.45 : 1);
+            switch (kind) {
+                case CUT -> faults.cuts.add(window);
+                case FREEZE -> faults.freezes.add(window);
+                case LOSS -> faults.losses.add(window);
+                case PAUSE -> faults.pauses.add(window);
+                case CRASH -> faults.crashes.add(window);
+            }
+            lastFault = Math.max(lastFault, from + length);
+        }
+        probeAt = ms(Math.max(lastRequest, lastFault) + config.settleLimit().toMillis() + lease + 5_000);
+        horizon = probeAt + ms(30_000);
+    }
+
+    static long ms(long millis) {
+        return TimeUnit.MILLISECONDS.toNanos(millis);
+    }
+
+    @Override
+    public String toString() {
+        return "seed=" + seed + " nodes=" + nodes + " lease=" + config.lease().toMillis() + "ms margin="
+                + config.leaseMargin().toMillis() + "ms wait=" + config.waitTimeout().toMillis() + "ms settle="
+                + config.settleLimit().toMillis() + "ms keep=" + config.keepLimit().toMillis() + "ms "
+                + config.onInProgress() + " commandTimeout=" + commandTimeoutMillis + "ms\n  requests=" + requests
+                + "\n  faults: " + faults;
+    }
+}

@@ -8,7 +8,6 @@ import io.github.resiliencestarter.context.TraceIds;
 import io.github.resiliencestarter.context.TraceScope;
 import io.github.resiliencestarter.core.Causes;
 import io.github.resiliencestarter.core.CheckedCallable;
-import io.github.resiliencestarter.core.Stages;
 import io.github.resiliencestarter.idempotent.internal.ClaimProgress;
 import io.github.resiliencestarter.idempotent.internal.ClaimStep;
 import io.github.resiliencestarter.idempotent.internal.LeaseKeeper;
@@ -20,8 +19,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The asynchronous driver of an idempotent execution: the same {@link ClaimProgress} decisions as
  * the blocking driver, but a waiting duplicate polls on scheduled tasks (no thread is parked), and
- * owned work's completion is settled on the settlement threads. Cancelling the result cancels the
- * work's own stage.
+ * owned work's completion is settled on the settlement threads. Cancelling the result does not
+ * cancel the work's own stage: its key stays claimed until the work's outcome is settled.
  *
  * @param <T> the value type
  */
@@ -44,9 +43,6 @@ final class AsyncIdempotentCall<T> {
     private final String owner = TraceIds.generate();
 
     private final ClaimProgress progress;
-
-    /** The owned claim's kept lease. */
-    private volatile LeaseKeeper.Lease kept = LeaseKeeper.Lease.NONE;
 
     private AsyncIdempotentCall(IdempotentExecutor executor, IdempotentCall call,
             CheckedCallable<? extends CompletionStage<T>> work, Runnable onReplay) {
@@ -121,8 +117,9 @@ final class AsyncIdempotentCall<T> {
     }
 
     private void runOwned() {
-        kept = executor.leases.keep(executor.store, call.storedKey(), owner, lease,
-                IdempotentExecutor.keepMillis(call.config(), context.deadline(), true));
+        LeaseKeeper.Lease kept = executor.leases.keep(executor.store, call.storedKey(), owner,
+                Math.max(lease, LeaseKeeper.MIN_LEASE_MILLIS), IdempotentExecutor.keepMillis(call.config(),
+                        context.deadline(), true));
         long started = executor.time.nanoTime();
         Object held = executor.settlement.hold(call.storedKey(),
                 IdempotentExecutor.keepMillis(call.config(), context.deadline(), true));
@@ -131,17 +128,11 @@ final class AsyncIdempotentCall<T> {
         try (TraceScope scope = TraceContextHolder.open(context.withIdempotentExecution(execution))) {
             stage = startWork();
         }
-        // cancelling the caller's result (a timeout, a client gone) reaches the work itself
-        Stages.cancelling(result, stage);
+        // a caller that gives up (a timeout, a client gone) does not cancel the work: a cancelled
+        // future says nothing of the work behind it (supplyAsync goes on; a request may be sent), so
+        // the key stays claimed and held while the work runs (up to the keep limit, whatever the
+        // deadline), and the work's outcome is settled as if the caller had waited for it
         stage.whenComplete((value, failure) -> {
-            if (stage.isCancelled()) {
-                // a cancelled future says nothing of the work behind it, which may still run: the
-                // claim is not released but left to lapse with its lease (the deadline plus the margin)
-                kept.close();
-                executor.settlement.letGo(call.storedKey(), held);
-                result.cancel(false);
-                return;
-            }
             if (failure != null) {
                 Throwable cause = Causes.unwrapAsync(failure);
                 executor.settlement.settleAsync(executor.failureSettlement(call, execution, lease, cause), kept, held)

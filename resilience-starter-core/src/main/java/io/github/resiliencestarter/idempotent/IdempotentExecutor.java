@@ -199,7 +199,10 @@ public final class IdempotentExecutor {
      * the settings say. A duplicate of work in progress is refused or waits as in the blocking form,
      * but waiting polls the store on scheduled tasks: no thread is parked. The claim is made on the
      * calling thread; the completion or release on the settlement threads, never on the thread that
-     * completed the stage. Cancelling the returned future cancels the work's own.
+     * completed the stage. Cancelling the returned future (a timeout, a client gone) ends a
+     * duplicate's wait, but does not cancel owned work: a cancelled future says nothing of the work
+     * behind it, so its key stays claimed (its lease kept, up to the keep limit) until the work's
+     * own stage completes, and its outcome is settled as if the caller had waited for it.
      *
      * @param call the key, fingerprint, value type and settings
      * @param work builds the asynchronous result
@@ -215,7 +218,7 @@ public final class IdempotentExecutor {
                 corrupted(call, ex);
             }
         });
-        // a caller that cancels what it got back cancels the execution, and so the work
+        // a caller that cancels what it got back cancels the execution (owned work goes on, still claimed)
         return Stages.cancelling(observed, result);
     }
 
@@ -259,16 +262,17 @@ public final class IdempotentExecutor {
     }
 
     /**
-     * How long from now the lease may be kept while the work runs: to the deadline plus the margin,
-     * so hung work that ignores interrupts does not hold its key longer; without a deadline, as long
-     * as a blocking call's thread runs, and at most the keep limit for an asynchronous call, whose
-     * result may never come.
+     * How long from now the lease may be kept while the work runs. A blocking call's: to the
+     * deadline plus the margin, so hung work that ignores interrupts does not hold its key longer
+     * (without a deadline, as long as its thread runs). An asynchronous call's: the keep limit,
+     * whatever the deadline, as a cancelled future does not stop the work behind it, whose outcome
+     * is recorded when it comes; the limit bounds a result that never comes.
      */
     static long keepMillis(IdempotencyConfig config, @Nullable Deadline deadline, boolean async) {
-        if (deadline != null) {
-            return deadline.remainingMillis() + config.leaseMargin().toMillis();
+        if (async) {
+            return config.keepLimit().toMillis();
         }
-        return async ? config.keepLimit().toMillis() : Long.MAX_VALUE;
+        return deadline != null ? deadline.remainingMillis() + config.leaseMargin().toMillis() : Long.MAX_VALUE;
     }
 
     /** The store could not be reached for the claim: counted, and the call runs unprotected only when failing open. */

@@ -11,6 +11,7 @@ import io.github.resiliencestarter.autoconfigure.idempotent.IdempotencyAutoConfi
 import io.github.resiliencestarter.autoconfigure.retry.RetryAutoConfiguration;
 import io.github.resiliencestarter.autoconfigure.timeout.TimeoutAutoConfiguration;
 import io.github.resiliencestarter.context.TraceContextHolder;
+import io.github.resiliencestarter.idempotent.IdempotencyInProgressException;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.idempotent.redis.RedisIdempotencyStore;
 import io.github.resiliencestarter.retry.RetryableException;
@@ -29,6 +30,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Schedulers;
 
 /**
@@ -61,14 +63,29 @@ class MonoResultsTest {
     }
 
     @Test
-    void aTimeoutCancelsTheMethodsOwnMonoThroughTheIdempotentLayer() {
+    void aTimeoutAnswersTheCallerButAnIdempotentMonoGoesOnAndIsReplayedOnceDone() {
         runner.withBean(Orders.class).run(context -> {
             Orders orders = context.getBean(Orders.class);
-            CountDownLatch cancelled = new CountDownLatch(1);
+            String key = "late-" + System.nanoTime();
 
-            assertThatThrownBy(() -> orders.neverIdempotent("never-" + System.nanoTime(), cancelled)
-                    .block(Duration.ofSeconds(10))).isInstanceOf(DeadlineExceededException.class);
-            assertThat(cancelled.await(5, TimeUnit.SECONDS)).as("the method's Mono was cancelled").isTrue();
+            assertThatThrownBy(() -> orders.lateIdempotent(key).block(Duration.ofSeconds(10)))
+                    .isInstanceOf(DeadlineExceededException.class);
+
+            // a cancelled subscription says nothing of a request already sent: the Mono goes on, and
+            // what it ends with is recorded for the key, so the client's retry replays it
+            orders.finish(key, "done late");
+            String replayed = null;
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (replayed == null && System.nanoTime() - until < 0) {
+                try {
+                    replayed = orders.lateIdempotent(key).block(Duration.ofSeconds(10));
+                } catch (DeadlineExceededException | IdempotencyInProgressException stillSettling) {
+                    // the completion is being written
+                }
+            }
+            assertThat(replayed).isEqualTo("done late");
+            assertThat(orders.executions()).as("the work ran once").hasValue(1);
+            assertThat(orders.lateCancelled()).as("the method's Mono was not cancelled").hasValue(0);
         });
     }
 
@@ -152,6 +169,10 @@ class MonoResultsTest {
             return executions;
         }
 
+        private final java.util.Map<String, Sinks.One<String>> late = new java.util.concurrent.ConcurrentHashMap<>();
+
+        private final AtomicInteger lateCancelled = new AtomicInteger();
+
         @Timeout("300ms")
         public Mono<String> never(CountDownLatch cancelled) {
             return Mono.<String>never().doOnCancel(cancelled::countDown);
@@ -159,8 +180,17 @@ class MonoResultsTest {
 
         @Timeout("300ms")
         @Idempotent(key = "#key")
-        public Mono<String> neverIdempotent(String key, CountDownLatch cancelled) {
-            return Mono.<String>never().doOnCancel(cancelled::countDown);
+        public Mono<String> lateIdempotent(String key) {
+            executions.incrementAndGet();
+            return late.computeIfAbsent(key, k -> Sinks.one()).asMono().doOnCancel(lateCancelled::incrementAndGet);
+        }
+
+        void finish(String key, String value) {
+            late.get(key).tryEmitValue(value);
+        }
+
+        AtomicInteger lateCancelled() {
+            return lateCancelled;
         }
 
         @Timeout("2s")

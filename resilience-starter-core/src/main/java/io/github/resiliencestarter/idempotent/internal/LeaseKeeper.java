@@ -41,7 +41,7 @@ public final class LeaseKeeper {
     public static final long TICK_MILLIS = 100;
 
     /** Leases shorter than this are not worth extending: the call ends or times out first. */
-    private static final long MIN_LEASE_MILLIS = 300;
+    public static final long MIN_LEASE_MILLIS = 300;
 
     /** Batches in flight at once at most; more wait for the next tick. */
     private static final int EXTENSION_THREADS = 8;

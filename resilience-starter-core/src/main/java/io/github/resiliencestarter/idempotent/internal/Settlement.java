@@ -179,17 +179,6 @@ public final class Settlement {
     }
 
     /**
-     * Stops holding {@code key} without a settlement: its work was abandoned and its claim is left to
-     * lapse with its lease.
-     *
-     * @param key the stored key
-     * @param holder what {@link #hold(String, long)} answered
-     */
-    public void letGo(String key, Object holder) {
-        held.remove(key, holder);
-    }
-
-    /**
      * Settles the work of a held key on the calling thread, as {@link #settle(Command, LeaseKeeper.Lease)}
      * does; the key stays held until the settlement has ended.
      *

@@ -1,12 +1,15 @@
 package io.github.resiliencestarter.context;
 
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The handle of the idempotent execution a piece of work runs in, as the engine exposes it to the
  * code inside the call (through {@link TraceContext#idempotentExecution()}): the stored key, the
- * owner token of this execution's claim, and the numbering of its outbound calls. A store that can
+ * owner token of this execution's claim, and the places of its outbound calls. A store that can
  * record completion inside the business transaction finds its claim here; an outbound client
  * derives downstream idempotency keys from it.
  */
@@ -16,9 +19,18 @@ public final class IdempotentExecution {
 
     private final String ownerToken;
 
-    private int outboundAttempt = -1;
+    /** How many calls (outbound requests and retried calls) each scope of calls has made. */
+    private final Map<Scope, int[]> callsMade = new HashMap<>();
 
-    private int outboundSequence;
+    /** Each retried call's place among the execution's calls: {@code "2."}, {@code "2.1."}, ... */
+    private final Map<TraceContext, String> places = new IdentityHashMap<>();
+
+    /**
+     * A scope of calls: one attempt of one retried call, or the execution outside any retry. Every
+     * context derived within it (a narrower deadline, say) keeps both, so belongs to it too.
+     */
+    private record Scope(@Nullable TraceContext retried, int attempt) {
+    }
 
     /** The context the first transaction that committed with the key ran in, or {@code null}. */
     private @Nullable TraceContext committed;
@@ -56,19 +68,37 @@ public final class IdempotentExecution {
     }
 
     /**
-     * The number of the next outbound call within the current attempt: 1, 2, ... and back to 1
-     * when a new attempt starts, so a retried attempt (or a re-execution after a takeover) numbers
-     * its calls the same way and derives the same downstream keys.
+     * The place of the next outbound call made in {@code context} among the execution's calls:
+     * {@code "1"}, {@code "2"}, ... outside a retry; inside a retried call, that call's own place
+     * and the call's number within the attempt ({@code "2.1"}), so a retried attempt (or a
+     * re-execution after a takeover) makes the same calls at the same places and derives the same
+     * downstream keys, and calls of different retried calls never share one.
      *
-     * @param attempt the current attempt number
-     * @return the call's sequence number within the attempt
+     * @param context the trace context the call is made in
+     * @return the call's place
      */
-    public synchronized int nextOutboundSequence(int attempt) {
-        if (attempt != outboundAttempt) {
-            outboundAttempt = attempt;
-            outboundSequence = 0;
-        }
-        return ++outboundSequence;
+    public synchronized String nextOutboundPlace(TraceContext context) {
+        return placeOf(context.attemptsOf()) + nextIn(context);
+    }
+
+    /**
+     * Records that a retried call begins in {@code current}: it takes the next place among the
+     * calls of {@code current}'s scope, and its attempts number their calls from there.
+     *
+     * @param current the context the retried call is made in
+     * @param retried the retried call's own context, whose attempts name it
+     */
+    public synchronized void beginRetriedCall(TraceContext current, TraceContext retried) {
+        places.put(retried, placeOf(current.attemptsOf()) + nextIn(current) + ".");
+    }
+
+    private int nextIn(TraceContext context) {
+        return ++callsMade.computeIfAbsent(new Scope(context.attemptsOf(), context.attempt()), scope -> new int[1])[0];
+    }
+
+    private String placeOf(@Nullable TraceContext retried) {
+        // a retried call that began outside this execution (the execution runs inside its attempt)
+        return retried == null ? "" : places.getOrDefault(retried, "");
     }
 
     /**

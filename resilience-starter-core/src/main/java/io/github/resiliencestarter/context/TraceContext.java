@@ -156,9 +156,8 @@ public final class TraceContext {
      * @return the new snapshot
      */
     public TraceContext withAttempt(int newAttempt) {
-        if (newAttempt == attempt) {
-            return this;
-        }
+        // never this context itself, even for the same number: an attempt of a retry nested in
+        // attempt 1 of another is an attempt of its own call, not of the outer one
         if (newAttempt == 1) {
             TraceContext first = firstAttempt;
             if (first == null) {
@@ -168,6 +167,17 @@ public final class TraceContext {
             return first;
         }
         return new TraceContext(traceId, deadline, idempotentExecution, newAttempt, failedTargets, callerScope, this);
+    }
+
+    /**
+     * A copy that is a retried call's own: its attempts ({@link #withAttempt}) name it as the call
+     * they belong to, apart from the attempts of any other retried call made from the same
+     * context, one after the other or nested.
+     *
+     * @return the new snapshot, equal in every field
+     */
+    public TraceContext asRetriedCall() {
+        return new TraceContext(traceId, deadline, idempotentExecution, attempt, failedTargets, callerScope, attemptsOf);
     }
 
     /**

@@ -2,6 +2,7 @@ package io.github.resiliencestarter.retry.internal;
 
 import io.github.resiliencestarter.context.Deadline;
 import io.github.resiliencestarter.context.FailedTargets;
+import io.github.resiliencestarter.context.IdempotentExecution;
 import io.github.resiliencestarter.context.TimeSource;
 import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
@@ -139,9 +140,21 @@ public final class RetryEngine {
         return random != null ? random : ThreadLocalRandom.current();
     }
 
-    /** The context the attempts share: with a fresh record of failed targets when a balancer uses it. */
+    /**
+     * The context the attempts share: with a fresh record of failed targets when a balancer uses
+     * it; inside an idempotent execution, always one of this call's own, whose place among the
+     * execution's calls the execution records (its commits and downstream keys are told apart per
+     * retried call).
+     */
     TraceContext scopeOf(TraceContext current) {
-        return config.avoidFailedTargets() ? current.withFailedTargets(new FailedTargets()) : current;
+        IdempotentExecution execution = current.idempotentExecution();
+        if (execution == null) {
+            return config.avoidFailedTargets() ? current.withFailedTargets(new FailedTargets()) : current;
+        }
+        TraceContext scope = config.avoidFailedTargets() ? current.withFailedTargets(new FailedTargets())
+                : current.asRetriedCall();
+        execution.beginRetriedCall(current, scope);
+        return scope;
     }
 
     /** Runs one attempt on the calling thread, numbered in the trace context, under the attempt timeout. */

@@ -14,8 +14,9 @@ import org.springframework.http.client.ClientHttpResponse;
 
 /**
  * Opt-in per client: inside an {@code @Idempotent} execution, sends {@code Idempotency-Key} = a
- * hash of the execution's key, the call's method and path, and its position among the calls of
- * the attempt (rule C-4). A retried attempt, or a re-execution after a lease takeover, makes the
+ * hash of the execution's key, the call's method and path, and its place among the execution's
+ * calls (rule C-4): its number within its attempt, under the place of the retried call it belongs
+ * to, so calls of two retried calls never share a key. A retried attempt, or a re-execution after a lease takeover, makes the
  * same calls in the same order and so sends the same keys: the downstream replays instead of
  * acting twice. A key set explicitly on the request is left alone.
  *
@@ -32,9 +33,9 @@ public class DerivedIdempotencyKeyInterceptor implements ClientHttpRequestInterc
         IdempotentExecution idempotent = context.idempotentExecution();
         // getFirst, not containsKey: HttpHeaders is no longer a MultiValueMap in Spring Framework 7
         if (idempotent != null && request.getHeaders().getFirst(RequestHeaders.IDEMPOTENCY_KEY) == null) {
-            int sequence = idempotent.nextOutboundSequence(context.attempt());
+            String place = idempotent.nextOutboundPlace(context);
             String derived = IdempotencyKeys.sha256(idempotent.key() + '\n' + request.getMethod().name() + '\n'
-                    + request.getURI().getHost() + request.getURI().getPath() + '\n' + sequence);
+                    + request.getURI().getHost() + request.getURI().getPath() + '\n' + place);
             // the draft's sf-string form: a strict server reads the key inside the quotes
             request.getHeaders().set(RequestHeaders.IDEMPOTENCY_KEY, IdempotencyKeyHeader.format(derived));
         }

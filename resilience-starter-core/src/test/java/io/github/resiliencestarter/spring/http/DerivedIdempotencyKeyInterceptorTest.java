@@ -55,12 +55,12 @@ class DerivedIdempotencyKeyInterceptorTest {
             call(HttpMethod.POST, "http://payments/charge");
             throw new RetryableException("DOWN", "after the calls");
         }))).isInstanceOf(RetryableException.class);
-        // execution 2 (the key was released): the same two calls
-        executor.execute(order, () -> {
+        // execution 2 (the key was released): the same method, so the same retried call and the same two calls
+        executor.execute(order, () -> retrier.call(() -> {
             call(HttpMethod.POST, "http://inventory/reserve");
             call(HttpMethod.POST, "http://payments/charge");
             return "done";
-        });
+        }));
 
         assertThat(sent).hasSize(3 * 2 + 2).doesNotContainNull();
         for (int i = 0; i < sent.size(); i += 2) {

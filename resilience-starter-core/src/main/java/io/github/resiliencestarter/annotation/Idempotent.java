@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.annotation;
 
 import io.github.resiliencestarter.idempotent.ClientErrorHandling;
+import io.github.resiliencestarter.idempotent.FallbackAnswerHandling;
 import io.github.resiliencestarter.idempotent.InProgressStrategy;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
@@ -100,6 +101,16 @@ public @interface Idempotent {
      * @return the handling
      */
     ClientErrorHandling onClientError() default ClientErrorHandling.DEFAULT;
+
+    /**
+     * What an answer produced by a fallback inside the execution (of the method's {@code @Retry} or
+     * {@code @CircuitBreaker}, or of a call it makes) does to the key: {@code RELEASE} it, so the
+     * client's retry runs the method for real, or {@code STORE} the answer and replay it.
+     * {@code DEFAULT} takes {@code resilience.idempotent.on-fallback-answer} ({@code RELEASE}).
+     *
+     * @return the handling
+     */
+    FallbackAnswerHandling onFallbackAnswer() default FallbackAnswerHandling.DEFAULT;
 
     /**
      * Names of fields left out of the stored response, at any depth ({@code "password"}): what the

@@ -35,6 +35,9 @@ public final class IdempotentExecution {
     /** The context the first transaction that committed with the key ran in, or {@code null}. */
     private @Nullable TraceContext committed;
 
+    /** A fallback answered inside the execution: its answer is a stand-in, not the work's result. */
+    private volatile boolean answeredByFallback;
+
     /** No attempt of the execution has committed. */
     public static final int NONE_COMMITTED = -1;
 
@@ -165,6 +168,23 @@ public final class IdempotentExecution {
             }
         }
         return -1;
+    }
+
+    /**
+     * Records that a fallback produced an answer inside this execution (a {@code @Retry},
+     * {@code @CircuitBreaker} or {@code @Timeout} fallback of the method or of a call it makes).
+     */
+    public void fallbackAnswered() {
+        answeredByFallback = true;
+    }
+
+    /**
+     * Whether a fallback produced an answer inside this execution.
+     *
+     * @return {@code true} once {@link #fallbackAnswered()} was called
+     */
+    public boolean answeredByFallback() {
+        return answeredByFallback;
     }
 
     @Override

@@ -142,7 +142,7 @@ final class AsyncIdempotentCall<T> {
                         });
             } else {
                 executor.recordDuration(call, started);
-                executor.settlement.settleAsync(executor.completionSettlement(call, owner, lease, value), kept, held)
+                executor.settlement.settleAsync(executor.completionSettlement(call, execution, lease, value), kept, held)
                         .whenComplete((settled, ignored) -> {
                             executor.observeCompletion(call, settled);
                             result.complete(new IdempotentResult<>(value, false));

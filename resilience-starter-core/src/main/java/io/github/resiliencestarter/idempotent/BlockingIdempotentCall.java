@@ -93,7 +93,7 @@ final class BlockingIdempotentCall {
             throw failure;
         }
         executor.observeCompletion(call, executor.settlement.settle(
-                executor.completionSettlement(call, owner, lease, value), kept, held));
+                executor.completionSettlement(call, execution, lease, value), kept, held));
         return new IdempotentResult<>(value, false);
     }
 }

@@ -52,6 +52,8 @@ public final class IdempotencyConfig {
 
     private final ClientErrorHandling onClientError;
 
+    private final FallbackAnswerHandling onFallbackAnswer;
+
     private final Duration waitTimeout;
 
     private final boolean failOpen;
@@ -72,6 +74,7 @@ public final class IdempotencyConfig {
         this.keepLimit = builder.keepLimit;
         this.onInProgress = builder.onInProgress;
         this.onClientError = builder.onClientError;
+        this.onFallbackAnswer = builder.onFallbackAnswer;
         this.waitTimeout = builder.waitTimeout;
         this.failOpen = builder.failOpen;
         this.maxResponseBytes = builder.maxResponseBytes;
@@ -107,7 +110,8 @@ public final class IdempotencyConfig {
     public static Builder from(IdempotencyConfig base) {
         return new Builder().ttl(base.ttl).lease(base.lease).leaseMargin(base.leaseMargin)
                 .settleLimit(base.settleLimit).keepLimit(base.keepLimit)
-                .onInProgress(base.onInProgress).onClientError(base.onClientError).waitTimeout(base.waitTimeout).failOpen(base.failOpen)
+                .onInProgress(base.onInProgress).onClientError(base.onClientError).onFallbackAnswer(base.onFallbackAnswer)
+                .waitTimeout(base.waitTimeout).failOpen(base.failOpen)
                 .maxResponseBytes(base.maxResponseBytes).keyPrefix(base.keyPrefix)
                 .cacheableExceptions(base.cacheableExceptions).excludedFields(base.excludedFields);
     }
@@ -149,6 +153,15 @@ public final class IdempotencyConfig {
      */
     public ClientErrorHandling onClientError() {
         return onClientError;
+    }
+
+    /**
+     * What an answer a fallback produced inside the execution does to the key.
+     *
+     * @return RELEASE (the default) or STORE
+     */
+    public FallbackAnswerHandling onFallbackAnswer() {
+        return onFallbackAnswer;
     }
 
     /** @return how long a duplicate waits at most */
@@ -202,6 +215,8 @@ public final class IdempotencyConfig {
         private InProgressStrategy onInProgress = InProgressStrategy.WAIT;
 
         private ClientErrorHandling onClientError = ClientErrorHandling.REPLAY;
+
+        private FallbackAnswerHandling onFallbackAnswer = FallbackAnswerHandling.RELEASE;
 
         private Duration waitTimeout = DEFAULT_WAIT_TIMEOUT;
 
@@ -276,6 +291,18 @@ public final class IdempotencyConfig {
                 throw new InvalidSettingException("onClientError", "must be REPLAY or RELEASE", value);
             }
             this.onClientError = value;
+            return this;
+        }
+
+        /**
+         * @param value RELEASE (a fallback's answer releases the key) or STORE (it is kept and replayed)
+         * @return this builder
+         */
+        public Builder onFallbackAnswer(FallbackAnswerHandling value) {
+            if (value == null || value == FallbackAnswerHandling.DEFAULT) {
+                throw new InvalidSettingException("onFallbackAnswer", "must be RELEASE or STORE", value);
+            }
+            this.onFallbackAnswer = value;
             return this;
         }
 

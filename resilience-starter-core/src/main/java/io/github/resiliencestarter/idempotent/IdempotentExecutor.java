@@ -376,15 +376,29 @@ public final class IdempotentExecutor {
         retryAfter.record(call.operation(), time.nanoTime() - started);
     }
 
-    /** The completion that stores the owner's result, so duplicates replay it. */
-    Settlement.Command completionSettlement(IdempotentCall call, String owner, long lease, @Nullable Object value) {
+    /**
+     * The completion that stores the owner's result, so duplicates replay it; unless a fallback
+     * produced it and the call does not store fallback answers: then the key is released (or, when
+     * an attempt's writes committed with the key, completed as "executed, outcome unknown"), so the
+     * client's retry runs the method for real instead of replaying a stand-in.
+     */
+    Settlement.Command completionSettlement(IdempotentCall call, IdempotentExecution execution, long lease,
+            @Nullable Object value) {
+        String owner = execution.ownerToken();
+        IdempotencyConfig config = call.config();
+        if (execution.answeredByFallback() && config.onFallbackAnswer() == FallbackAnswerHandling.RELEASE) {
+            Completion unknown = execution.committedAttempt() == IdempotentExecution.NONE_COMMITTED ? null
+                    : new Completion(call.storedKey(), owner, sealed(StoredResponse.outcomeUnknown(), call),
+                            config.ttl().toMillis(), call.fingerprint(), call.operation());
+            return new Settlement.Command(call.operation(), call.storedKey(), owner, unknown, lease,
+                    config.settleLimit().toMillis());
+        }
         StoredResponse response = ResponseReplay.encode(value, call, codec);
         if (StoredResponse.UNREPLAYABLE.equals(response.type())) {
             log.warn("The result of {} could not be encoded for replay; the key is completed without it, so "
                     + "duplicates get an error and nothing runs twice", call.operation());
         }
         response = sealed(response, call);
-        IdempotencyConfig config = call.config();
         return new Settlement.Command(call.operation(), call.storedKey(), owner,
                 new Completion(call.storedKey(), owner, response, config.ttl().toMillis(), call.fingerprint(),
                         call.operation()), lease, config.settleLimit().toMillis());

@@ -4,6 +4,7 @@ import io.github.resiliencestarter.autoconfigure.PropertyChecks;
 import io.github.resiliencestarter.context.TimeSource;
 import io.github.resiliencestarter.core.InvalidSettingException;
 import io.github.resiliencestarter.idempotent.ClientErrorHandling;
+import io.github.resiliencestarter.idempotent.FallbackAnswerHandling;
 import io.github.resiliencestarter.idempotent.IdempotencyConfig;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.idempotent.InProgressStrategy;
@@ -78,6 +79,13 @@ public class IdempotencyProperties implements Validator {
 
     /** What a failure the client caused (4xx) does to its key: REPLAY it to duplicates, or RELEASE the key. */
     private ClientErrorHandling onClientError = ClientErrorHandling.REPLAY;
+
+    /**
+     * What an answer produced by a fallback inside the execution (the method's @Retry or
+     * @CircuitBreaker fallback, or one of a call it makes) does to its key: RELEASE it, so the
+     * client's retry runs the method for real, or STORE the answer and replay it.
+     */
+    private FallbackAnswerHandling onFallbackAnswer = FallbackAnswerHandling.RELEASE;
 
     /** How long a duplicate waits for the first call at most (also bounded by its deadline). */
     private Duration waitTimeout = IdempotencyConfig.DEFAULT_WAIT_TIMEOUT;
@@ -313,6 +321,14 @@ public class IdempotencyProperties implements Validator {
         this.onClientError = onClientError;
     }
 
+    public FallbackAnswerHandling getOnFallbackAnswer() {
+        return onFallbackAnswer;
+    }
+
+    public void setOnFallbackAnswer(FallbackAnswerHandling onFallbackAnswer) {
+        this.onFallbackAnswer = onFallbackAnswer;
+    }
+
     public InProgressStrategy getOnInProgress() {
         return onInProgress;
     }
@@ -384,7 +400,8 @@ public class IdempotencyProperties implements Validator {
      */
     public IdempotencyConfig toConfig() {
         return IdempotencyConfig.custom().ttl(ttl).lease(lease).leaseMargin(leaseMargin).settleLimit(settleLimit)
-                .keepLimit(keepLimit).onInProgress(onInProgress).onClientError(onClientError).excludedFields(excludeFields)
+                .keepLimit(keepLimit).onInProgress(onInProgress).onClientError(onClientError)
+                .onFallbackAnswer(onFallbackAnswer).excludedFields(excludeFields)
                 .waitTimeout(waitTimeout).failOpen(failOpen).maxResponseBytes(maxResponseBytes).keyPrefix(keyPrefix)
                 .build();
     }

@@ -7,6 +7,7 @@ import io.github.resiliencestarter.annotation.Idempotent;
 import io.github.resiliencestarter.circuit.CircuitOpenException;
 import io.github.resiliencestarter.circuit.CircuitRegistry;
 import io.github.resiliencestarter.circuit.CircuitState;
+import io.github.resiliencestarter.idempotent.FallbackAnswerHandling;
 import io.github.resiliencestarter.retry.RetryableException;
 import io.github.resiliencestarter.testsupport.RealServers;
 import java.net.URI;
@@ -34,7 +35,8 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * {@code @Idempotent} outside {@code @CircuitBreaker}, over HTTP on a real Redis store: an open
  * circuit answers 503 and releases the key, so the client's later retry with the same key runs;
- * a fallback's answer is the method's result, stored and replayed.
+ * a fallback's answer releases the key too (the retry after recovery runs for real), unless the
+ * method stores fallback answers, when it is replayed.
  */
 @SpringBootTest(classes = CircuitBreakerIdempotencyWebTest.Application.class,
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
@@ -83,6 +85,13 @@ class CircuitBreakerIdempotencyWebTest {
         @CircuitBreaker(name = "stock-queue", fallbackMethod = "queued")
         public Map<String, Object> reserveOrQueue(@RequestBody Map<String, Object> order) {
             return reserve("stock-queue");
+        }
+
+        @PostMapping("/cb/reserve-or-queue-kept")
+        @Idempotent(onFallbackAnswer = FallbackAnswerHandling.STORE)
+        @CircuitBreaker(name = "stock-queue-kept", fallbackMethod = "queued")
+        public Map<String, Object> reserveOrQueueKept(@RequestBody Map<String, Object> order) {
+            return reserve("stock-queue-kept");
         }
 
         Map<String, Object> queued(Map<String, Object> order, CircuitOpenException refused) {
@@ -149,18 +158,38 @@ class CircuitBreakerIdempotencyWebTest {
     }
 
     @Test
-    void theFallbacksAnswerIsTheResultThatIsStoredAndReplayed() throws Exception {
+    void aFallbacksAnswerReleasesTheKeySoTheRetryAfterRecoveryRunsForReal() throws Exception {
         open("/cb/reserve-or-queue", "stock-queue");
         int before = executions("stock-queue");
 
         HttpResponse<String> queued = post("/cb/reserve-or-queue", "order-2-" + run);
         assertThat(queued.statusCode()).isEqualTo(200);
         assertThat(queued.body()).contains("\"queued\":true");
+        assertThat(queued.headers().firstValue("Idempotent-Replayed")).isEmpty();
 
         recover("stock-queue");
+        HttpResponse<String> retried = post("/cb/reserve-or-queue", "order-2-" + run);
+        assertThat(retried.statusCode()).isEqualTo(200);
+        assertThat(retried.body()).as("the operation ran, not the stand-in replayed").contains("reserved");
+        assertThat(executions("stock-queue")).isEqualTo(before + 1);
         HttpResponse<String> duplicate = post("/cb/reserve-or-queue", "order-2-" + run);
+        assertThat(duplicate.body()).isEqualTo(retried.body());
+        assertThat(executions("stock-queue")).isEqualTo(before + 1);
+    }
+
+    @Test
+    void aMethodThatStoresFallbackAnswersReplaysTheFallbacksAnswer() throws Exception {
+        open("/cb/reserve-or-queue-kept", "stock-queue-kept");
+        int before = executions("stock-queue-kept");
+
+        HttpResponse<String> queued = post("/cb/reserve-or-queue-kept", "order-3-" + run);
+        assertThat(queued.statusCode()).isEqualTo(200);
+        assertThat(queued.body()).contains("\"queued\":true");
+
+        recover("stock-queue-kept");
+        HttpResponse<String> duplicate = post("/cb/reserve-or-queue-kept", "order-3-" + run);
         assertThat(duplicate.statusCode()).isEqualTo(200);
         assertThat(duplicate.body()).isEqualTo(queued.body());
-        assertThat(executions("stock-queue")).isEqualTo(before);
+        assertThat(executions("stock-queue-kept")).isEqualTo(before);
     }
 }

@@ -1,5 +1,7 @@
 package io.github.resiliencestarter.spring.aop;
 
+import io.github.resiliencestarter.context.IdempotentExecution;
+import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.core.Causes;
 import io.github.resiliencestarter.core.Stages;
 import io.github.resiliencestarter.spring.grpc.UnaryObserver;
@@ -63,15 +65,17 @@ final class AsyncResults {
         }
         Object target = invocation.getThis();
         Object[] args = invocation.getArguments();
+        // the execution the call is made in, captured here: the fallback runs where the failure completed
+        IdempotentExecution execution = TraceContextHolder.current().idempotentExecution();
         int observer = invocation.getMethod().getReturnType() == void.class
                 ? ResultKind.observerIndex(invocation.getMethod()) : -1;
         return Stages.cancelling(result.exceptionallyCompose(failure -> {
             Throwable cause = Causes.unwrapAsync(failure);
             if (observer >= 0) {
-                return UnaryObserver.answerOf(args, observer, own -> fallback.invoke(target, own, cause));
+                return UnaryObserver.answerOf(args, observer, own -> fallback.invoke(target, own, cause, execution));
             }
             try {
-                Object alternative = fallback.invoke(target, args, cause);
+                Object alternative = fallback.invoke(target, args, cause, execution);
                 if (alternative instanceof CompletionStage<?> stage) {
                     return (CompletionStage<Object>) stage;
                 }

@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import io.github.resiliencestarter.context.IdempotentExecution;
+import io.github.resiliencestarter.context.TraceContextHolder;
 import org.jspecify.annotations.Nullable;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
@@ -87,9 +89,30 @@ public final class FallbackMethod {
      * @throws Throwable {@code error} when unhandled, or whatever the fallback threw
      */
     public @Nullable Object invoke(@Nullable Object target, Object[] args, Throwable error) throws Throwable {
+        return invoke(target, args, error, TraceContextHolder.current().idempotentExecution());
+    }
+
+    /**
+     * Calls the best variant for {@code error}, as {@link #invoke(Object, Object[], Throwable)} does,
+     * on behalf of an idempotent execution captured where the call began (an asynchronous fallback
+     * runs on whatever thread completed the failure).
+     *
+     * @param target the bean, {@code null} only for an invocation without one
+     * @param args the original arguments
+     * @param error the error the annotated method ended with
+     * @param execution the idempotent execution the call runs in, or {@code null}: told that its
+     *     answer is a fallback's, which releases its key unless it stores fallback answers
+     * @return the fallback's result
+     * @throws Throwable {@code error} when unhandled, or whatever the fallback threw
+     */
+    public @Nullable Object invoke(@Nullable Object target, Object[] args, Throwable error,
+            @Nullable IdempotentExecution execution) throws Throwable {
         Variant variant = select(error);
         if (variant == null) {
             throw error;
+        }
+        if (execution != null) {
+            execution.fallbackAnswered();
         }
         Object[] callArgs = args;
         if (variant.errorType != null) {

@@ -2,6 +2,7 @@ package io.github.resiliencestarter.spring.aop;
 
 import io.github.resiliencestarter.annotation.Idempotent;
 import io.github.resiliencestarter.idempotent.ClientErrorHandling;
+import io.github.resiliencestarter.idempotent.FallbackAnswerHandling;
 import io.github.resiliencestarter.idempotent.IdempotencyConfig;
 import io.github.resiliencestarter.idempotent.IdempotentExecutor;
 import io.github.resiliencestarter.idempotent.InProgressStrategy;
@@ -82,6 +83,9 @@ public class IdempotentOperationSource extends AnnotatedOperationSource<Idempote
         }
         if (annotation.onClientError() != ClientErrorHandling.DEFAULT) {
             config.onClientError(annotation.onClientError());
+        }
+        if (annotation.onFallbackAnswer() != FallbackAnswerHandling.DEFAULT) {
+            config.onFallbackAnswer(annotation.onFallbackAnswer());
         }
         if (annotation.excludeFields().length > 0) {
             Set<String> excluded = new LinkedHashSet<>(defaults.excludedFields());

@@ -451,7 +451,8 @@ public final class IdempotentExecutor {
     private StoredResponse sealed(StoredResponse response, IdempotentCall call) {
         String payload = response.payload();
         return payload == null || protection == PayloadProtection.NONE ? response
-                : new StoredResponse(response.type(), protection.seal(payload, call.storedKey()));
+                : new StoredResponse(response.type(), protection.seal(payload,
+                        new PayloadBinding(call.storedKey(), response.type(), call.fingerprint())));
     }
 
     /** The record a replay or a refusal was decided on: the claim decision names those steps only with one. */
@@ -469,7 +470,8 @@ public final class IdempotentExecutor {
         if (response == null || response.payload() == null || protection == PayloadProtection.NONE) {
             return record;
         }
-        String payload = protection.open(response.payload(), call.storedKey());
+        String payload = protection.open(response.payload(),
+                new PayloadBinding(call.storedKey(), response.type(), record.fingerprint()));
         return new IdempotencyRecord(record.key(), record.name(), record.fingerprint(), record.status(),
                 record.ownerToken(), record.leaseExpiresAt(), record.expiresAt(),
                 new StoredResponse(response.type(), payload), record.createdAt());

@@ -449,6 +449,22 @@ public class IdempotencyProperties implements Validator {
         /** The id of the key new records are sealed with; rotate by adding a key and naming it here. */
         private @Nullable String activeKey;
 
+        /**
+         * Read stored responses that are not sealed (written before encryption was switched on) or
+         * sealed by an earlier version (bound to the record key alone). Off, they are refused as
+         * unreadable and nothing runs, so whoever can write to the store cannot plant a replay; on for
+         * one TTL after switching encryption on or upgrading.
+         */
+        private boolean acceptLegacy;
+
+        public boolean isAcceptLegacy() {
+            return acceptLegacy;
+        }
+
+        public void setAcceptLegacy(boolean acceptLegacy) {
+            this.acceptLegacy = acceptLegacy;
+        }
+
         public Map<String, String> getKeys() {
             return keys;
         }
@@ -487,7 +503,7 @@ public class IdempotencyProperties implements Validator {
                 throw new InvalidSettingException("activeKey", "must name the key new records use, among "
                         + keys.keySet(), null);
             }
-            return new AesGcmPayloadProtection(decoded, active);
+            return new AesGcmPayloadProtection(decoded, active, acceptLegacy);
         }
     }
 

@@ -24,6 +24,7 @@ import io.github.resiliencestarter.idempotent.IdempotentExecutor;
 import io.github.resiliencestarter.idempotent.IdempotentReplayException;
 import io.github.resiliencestarter.idempotent.IdempotentResult;
 import io.github.resiliencestarter.idempotent.InProgressStrategy;
+import io.github.resiliencestarter.idempotent.IdempotencyRecordCorruptedException;
 import io.github.resiliencestarter.idempotent.LeaseExtension;
 import io.github.resiliencestarter.idempotent.ResponseCodec;
 import io.github.resiliencestarter.idempotent.StoredResponse;
@@ -444,6 +445,26 @@ public abstract class IdempotencyStoreContractTest {
         String stored = store().find(call.storedKey()).response().payload();
         assertThat(stored).startsWith(AesGcmPayloadProtection.PREFIX).doesNotContain("hunter2");
         assertThat(executions).hasValue(1);
+    }
+
+    @Test
+    void aResponsePlantedUnsealedInTheStoreIsRefusedNotReplayed() throws Throwable {
+        String key = key("planted");
+        byte[] aesKey = new byte[32];
+        new SecureRandom().nextBytes(aesKey);
+        IdempotentExecutor executor = IdempotentExecutor.builder(store(), new Fastjson2ResponseCodec())
+                .payloadProtection(new AesGcmPayloadProtection(Map.of("k1", aesKey), "k1")).build();
+        IdempotentCall call = call(key, "fp", String.class, IdempotencyConfig.ofDefaults());
+        // whoever can write to the store writes a completed record in the clear
+        assertThat(store().claim(new Claim(call.storedKey(), call.operation(), call.fingerprint(), "intruder", 60_000,
+                60_000)).owned()).isTrue();
+        assertThat(store().complete(new Completion(call.storedKey(), "intruder", StoredResponse.value("\"forged\""),
+                60_000))).isTrue();
+        AtomicInteger executions = new AtomicInteger();
+
+        assertThatThrownBy(() -> executor.execute(call, () -> "ran " + executions.incrementAndGet()))
+                .isInstanceOf(IdempotencyRecordCorruptedException.class);
+        assertThat(executions).as("nothing runs on an unreadable record").hasValue(0);
     }
 
     @Test

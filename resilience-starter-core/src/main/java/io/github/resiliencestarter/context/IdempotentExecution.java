@@ -35,6 +35,9 @@ public final class IdempotentExecution {
     /** The context the first transaction that committed with the key ran in, or {@code null}. */
     private @Nullable TraceContext committed;
 
+    /** A transaction of this execution carries the store's commit marker, or committed with it. */
+    private boolean carriesCommitMarker;
+
     /** A fallback answered inside the execution: its answer is a stand-in, not the work's result. */
     private volatile boolean answeredByFallback;
 
@@ -168,6 +171,27 @@ public final class IdempotentExecution {
             }
         }
         return -1;
+    }
+
+    /**
+     * Lets the transaction beginning now carry the commit marker of a store that commits the key
+     * with the business writes, unless another transaction of this execution carries it (an outer
+     * one) or committed with it. Kept here, with the execution, so no store holds state per
+     * execution that outlives it.
+     *
+     * @return {@code true} when the beginning transaction is to carry it
+     */
+    public synchronized boolean carryCommitMarker() {
+        if (carriesCommitMarker) {
+            return false;
+        }
+        carriesCommitMarker = true;
+        return true;
+    }
+
+    /** The transaction carrying the commit marker rolled back: the execution's next one carries it. */
+    public synchronized void dropCommitMarker() {
+        carriesCommitMarker = false;
     }
 
     /**

@@ -86,7 +86,7 @@ public record IdempotentCall(String operation, String storedKey, String fingerpr
          * @return this builder
          */
         public Builder fingerprintOf(@Nullable Object value) {
-            this.fingerprint = Fingerprints.of(value);
+            this.fingerprint = Fingerprints.of(value, operation);
             return this;
         }
 

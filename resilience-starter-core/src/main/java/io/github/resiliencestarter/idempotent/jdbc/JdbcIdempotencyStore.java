@@ -23,7 +23,6 @@ import java.sql.Statement;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
@@ -78,9 +77,6 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 
     /** Per operation: whether its claims mostly meet keys that exist, so reading first saves a round trip. */
     private final ConcurrentHashMap<String, DuplicateShare> duplicateShares = new ConcurrentHashMap<>();
-
-    /** Owners whose business transaction carries (or committed) the COMMITTED marker. */
-    private final Set<String> markedOwners = ConcurrentHashMap.newKeySet();
 
     private final RowMapper<IdempotencyRecord> rows = this::toRecord;
 
@@ -212,29 +208,21 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 
     @Override
     public boolean complete(Completion completion) {
-        try {
-            // joins the caller's transaction when there is one; also fills in the response of a COMMITTED row
-            StoredResponse response = completion.response();
-            long expiry = time.epochMillis() + completion.ttlMillis();
-            return call(() -> jdbc.update(completeOwned, ps -> {
-                ps.setString(1, response.payload());
-                ps.setString(2, response.type());
-                ps.setLong(3, expiry);
-                ps.setString(4, completion.key());
-                ps.setString(5, completion.ownerToken());
-            }) == 1);
-        } finally {
-            markedOwners.remove(completion.ownerToken());
-        }
+        // joins the caller's transaction when there is one; also fills in the response of a COMMITTED row
+        StoredResponse response = completion.response();
+        long expiry = time.epochMillis() + completion.ttlMillis();
+        return call(() -> jdbc.update(completeOwned, ps -> {
+            ps.setString(1, response.payload());
+            ps.setString(2, response.type());
+            ps.setLong(3, expiry);
+            ps.setString(4, completion.key());
+            ps.setString(5, completion.ownerToken());
+        }) == 1);
     }
 
     @Override
     public boolean release(String key, String ownerToken) {
-        try {
-            return call(() -> inOwnTransaction(() -> jdbc.update(releaseOwned, key, ownerToken) == 1));
-        } finally {
-            markedOwners.remove(ownerToken);
-        }
+        return call(() -> inOwnTransaction(() -> jdbc.update(releaseOwned, key, ownerToken) == 1));
     }
 
     /**
@@ -266,7 +254,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
             });
             return;
         }
-        if (!markedOwners.add(execution.ownerToken())) {
+        if (!execution.carryCommitMarker()) {
             return;
         }
         TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
@@ -283,7 +271,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
                 if (status == STATUS_COMMITTED) {
                     execution.recordCommit(context);
                 } else {
-                    markedOwners.remove(execution.ownerToken());
+                    execution.dropCommitMarker();
                 }
             }
         });

@@ -15,10 +15,13 @@ import org.springframework.web.context.request.RequestContextHolder;
 import org.springframework.web.context.request.ServletRequestAttributes;
 
 /**
- * Scopes keys by the authenticated principal: Spring Security's authentication on the running
- * thread when there is one, else the reactive or servlet request's principal on the thread, else
- * the caller the request resolved and its trace context carries to other threads (see
- * {@code CallerScopeFilter} and {@code CallerScopeWebFilter}), else anonymous.
+ * Scopes keys by the authenticated principal: the caller the request resolved once
+ * authentication ran, which its trace context carries to every thread the call reaches (see
+ * {@code CallerScopeFilter} and {@code CallerScopeWebFilter}); without one, Spring Security's
+ * authentication on the running thread, else the reactive or servlet request's principal on the
+ * thread, else anonymous. The carried caller comes first: a pool thread may hold a principal it
+ * inherited from whichever request created it ({@code MODE_INHERITABLETHREADLOCAL}), which is not
+ * the caller of the task it runs now.
  *
  * <p>Fails closed in a secured application: a call on a thread with no authentication, no carried
  * caller and no request (the application's own executor, a thread the context never reached) is
@@ -59,6 +62,10 @@ public class PrincipalScopeResolver implements IdempotencyScopeResolver {
 
     @Override
     public String currentScope() {
+        String carried = TraceContextHolder.current().callerScope();
+        if (carried != null) {
+            return carried;
+        }
         if (SECURITY) {
             String name = SecurityScope.name(SecurityContextHolder.getContext());
             if (name != null) {
@@ -76,11 +83,6 @@ public class PrincipalScopeResolver implements IdempotencyScopeResolver {
             if (name != null) {
                 return name;
             }
-        }
-        // nothing on this thread says who calls: the caller the request resolved, carried by the context
-        String carried = TraceContextHolder.current().callerScope();
-        if (carried != null) {
-            return carried;
         }
         if (securedApplication && !(SECURITY && SecurityScope.isAnonymous(SecurityContextHolder.getContext()))) {
             throw new IdempotencyScopeException("The application authenticates its callers, but this call on "

@@ -217,7 +217,8 @@ public final class LeaseKeeper {
         long now = time.nanoTime();
         Map<IdempotencyStore, List<Lease>> due = new IdentityHashMap<>();
         for (Lease lease : running) {
-            if (lease.extending || now - lease.lastExtended < TimeUnit.MILLISECONDS.toNanos(lease.leaseMillis / 3)) {
+            if (lease.extending || now - lease.lastExtended < TimeUnit.MILLISECONDS.toNanos(lease.leaseMillis / 3)
+                    || (lease.failures > 0 && now - lease.retryAt < 0)) {
                 continue;
             }
             if (lease.leftMillis(now) <= 0) {
@@ -268,17 +269,26 @@ public final class LeaseKeeper {
                 sent.add(lease);
             }
             if (!sent.isEmpty()) {
-                boolean[] extended = store.extendLeases(requests);
+                boolean[] extended;
+                try {
+                    extended = store.extendLeases(requests);
+                } catch (RuntimeException ex) {
+                    for (Lease lease : sent) {
+                        lease.failed(now);
+                    }
+                    throw ex;
+                }
                 for (int i = 0; i < sent.size(); i++) {
                     if (extended[i]) {
                         sent.get(i).lastExtended = now;
+                        sent.get(i).failures = 0;
                     } else {
                         running.remove(sent.get(i));
                     }
                 }
             }
         } catch (RuntimeException ex) {
-            log.debug("Lease extension failed; trying again at the next tick", ex);
+            log.debug("Lease extension failed; trying again after a back-off", ex);
         } finally {
             for (Lease lease : batch) {
                 lease.extending = false;
@@ -317,6 +327,12 @@ public final class LeaseKeeper {
         /** An extension of this lease is in flight. */
         private volatile boolean extending;
 
+        /** Extensions that failed in a row (the store did not answer); 0 after one that went through. */
+        private volatile int failures;
+
+        /** After failures, when the next extension may be sent. */
+        private volatile long retryAt;
+
         private Lease(@Nullable LeaseKeeper keeper, @Nullable Claim claim, long leaseMillis, long started,
                 long keepUntil) {
             this.keepUntil = keepUntil;
@@ -324,6 +340,18 @@ public final class LeaseKeeper {
             this.claim = claim;
             this.leaseMillis = leaseMillis;
             this.lastExtended = started;
+        }
+
+        /**
+         * An extension failed at {@code now}: the next waits a back-off that doubles from a tick,
+         * capped at a sixth of the lease, so a store that keeps failing is not sent every
+         * extension at every tick, while several tries still come before the lease runs out.
+         */
+        void failed(long now) {
+            int failed = failures + 1;
+            failures = failed;
+            long backOff = Math.min(TICK_MILLIS << Math.min(failed - 1, 5), Math.max(TICK_MILLIS, leaseMillis / 6));
+            retryAt = now + TimeUnit.MILLISECONDS.toNanos(backOff);
         }
 
         /**

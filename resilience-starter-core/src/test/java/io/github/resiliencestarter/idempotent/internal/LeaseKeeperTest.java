@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.resiliencestarter.context.TimeSource;
 import io.github.resiliencestarter.idempotent.Claim;
+import io.github.resiliencestarter.idempotent.IdempotencyStoreException;
 import io.github.resiliencestarter.idempotent.LeaseExtension;
 import io.github.resiliencestarter.idempotent.support.InMemoryIdempotencyStore;
 import io.github.resiliencestarter.testsupport.Eventually;
@@ -129,5 +130,47 @@ class LeaseKeeperTest {
         }
         // kept while the work ran, up to the bound exactly
         assertThat(latestExpiry - startedAt).isEqualTo(keepForMillis);
+    }
+
+    @Test
+    void extensionsToAStoreThatKeepsFailingBackOffInsteadOfGoingOutAtEveryTick() {
+        ManualTime clock = new ManualTime(1_000_000);
+        long lease = 3_000;
+        long started = clock.epochMillis();
+        List<Long> attempts = new ArrayList<>();
+        boolean[] down = {true};
+        InMemoryIdempotencyStore store = new InMemoryIdempotencyStore(clock) {
+            @Override
+            public boolean[] extendLeases(List<LeaseExtension> leases) {
+                attempts.add(clock.epochMillis() - started);
+                if (down[0]) {
+                    throw new IdempotencyStoreException("the store is away", null);
+                }
+                return super.extendLeases(leases);
+            }
+        };
+        Queue<Runnable> pool = new ArrayDeque<>();
+        LeaseKeeper keeper = LeaseKeeper.tickedByHand(clock, pool::add);
+        store.claim(new Claim("held", "op", "fp", "owner", lease, 60_000));
+        keeper.keep(store, "held", "owner", lease, Long.MAX_VALUE);
+        for (long at = 0; at < 3_000; at += LeaseKeeper.TICK_MILLIS) {
+            keeper.tick();
+            pool.forEach(Runnable::run);
+            pool.clear();
+            clock.advance(LeaseKeeper.TICK_MILLIS);
+        }
+        // due at a third of the lease; then after 100, 200, 400 ms, and half a second (a sixth of the lease) apart
+        assertThat(attempts).containsExactly(1_000L, 1_100L, 1_300L, 1_700L, 2_200L, 2_700L);
+
+        down[0] = false;
+        for (int tick = 0; tick < 6; tick++) {
+            keeper.tick();
+            pool.forEach(Runnable::run);
+            pool.clear();
+            clock.advance(LeaseKeeper.TICK_MILLIS);
+        }
+        assertThat(attempts).as("extended once the store is back, then not again before a third of the lease")
+                .endsWith(2_700L, 3_200L);
+        assertThat(store.find("held").isLeaseExpired(clock.epochMillis())).isFalse();
     }
 }

@@ -17,11 +17,13 @@ import org.springframework.web.context.request.ServletRequestAttributes;
 /**
  * Scopes keys by the authenticated principal: the caller the request resolved once
  * authentication ran, which its trace context carries to every thread the call reaches (see
- * {@code CallerScopeFilter} and {@code CallerScopeWebFilter}); without one, Spring Security's
- * authentication on the running thread, else the reactive or servlet request's principal on the
- * thread, else anonymous. The carried caller comes first: a pool thread may hold a principal it
- * inherited from whichever request created it ({@code MODE_INHERITABLETHREADLOCAL}), which is not
- * the caller of the task it runs now.
+ * {@code CallerScopeFilter} and {@code CallerScopeWebFilter}), when it names one; else Spring
+ * Security's authentication on the running thread, else the reactive or servlet request's
+ * principal on the thread, else the carried anonymous caller, else anonymous. A named carried
+ * caller comes first: a pool thread may hold a principal it inherited from whichever request
+ * created it ({@code MODE_INHERITABLETHREADLOCAL}), which is not the caller of the task it runs
+ * now. An anonymous one does not: an application's own authentication may run after the scope
+ * filter, and the thread then knows better.
  *
  * <p>Fails closed in a secured application: a call on a thread with no authentication, no carried
  * caller and no request (the application's own executor, a thread the context never reached) is
@@ -63,7 +65,7 @@ public class PrincipalScopeResolver implements IdempotencyScopeResolver {
     @Override
     public String currentScope() {
         String carried = TraceContextHolder.current().callerScope();
-        if (carried != null) {
+        if (carried != null && !carried.isEmpty()) {
             return carried;
         }
         if (SECURITY) {
@@ -83,6 +85,10 @@ public class PrincipalScopeResolver implements IdempotencyScopeResolver {
             if (name != null) {
                 return name;
             }
+        }
+        if (carried != null) {
+            // resolved as anonymous where the request passed the scope filter, and nothing here says otherwise
+            return carried;
         }
         if (securedApplication && !(SECURITY && SecurityScope.isAnonymous(SecurityContextHolder.getContext()))) {
             throw new IdempotencyScopeException("The application authenticates its callers, but this call on "

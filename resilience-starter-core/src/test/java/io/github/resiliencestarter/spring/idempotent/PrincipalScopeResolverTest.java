@@ -57,4 +57,17 @@ class PrincipalScopeResolverTest {
         authenticate("carol");
         assertThat(resolver.currentScope()).isEqualTo("carol");
     }
+
+    @Test
+    void anAnonymousCarriedCallerYieldsToAnAuthenticationTheThreadKnows() {
+        // the scope filter ran before the application's own authentication, which then set dave
+        authenticate("dave");
+        try (TraceScope carried = TraceContextHolder.open(TraceContext.empty().withCallerScope(""))) {
+            assertThat(resolver.currentScope()).isEqualTo("dave");
+        }
+        SecurityContextHolder.clearContext();
+        try (TraceScope carried = TraceContextHolder.open(TraceContext.empty().withCallerScope(""))) {
+            assertThat(resolver.currentScope()).as("resolved as anonymous, not refused").isEmpty();
+        }
+    }
 }

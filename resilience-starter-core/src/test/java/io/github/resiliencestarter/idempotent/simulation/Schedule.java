@@ -28,7 +28,12 @@ final class Schedule {
         /** A node crashed, then restarted. */
         CRASH,
         /** {@code @Timeout} cancelling an asynchronous call's future at its deadline while its work goes on. */
-        CANCEL
+        CANCEL,
+        /**
+         * A Sentinel failover of a replicated store (only with {@link #replicated}): the old master
+         * takes writes until demoted, the other replica follows it until reconfigured.
+         */
+        FAILOVER
     }
 
     /** One request: a duplicate of {@code key} as {@code scope} sent to {@code node}. */
@@ -51,18 +56,46 @@ final class Schedule {
     /** Whether an asynchronous call's future is cancelled at its deadline. */
     final boolean cancels;
 
+    /** A master with two replicas under Sentinel instead of one master, and how the client acknowledges. */
+    final boolean replicated;
+
+    final ReplicaAckPolicy acks;
+
+    /** Failovers: at {@code from}; the old master demoted {@code to - from} later. */
+    final List<FaultPlan.Window> failovers = new ArrayList<>();
+
+    /** For each failover, how long after it the other replica is reconfigured, milliseconds. */
+    final List<Long> reconfigureAfter = new ArrayList<>();
+
     /** When the faults are over and the probes go out: each key is asked once more on a healthy node. */
     final long probeAt;
 
     final long horizon;
 
     Schedule(long seed, java.util.Set<Fault> kinds) {
+        this(seed, kinds, null);
+    }
+
+    /**
+     * A schedule on a replicated store when {@code acks} is given: a master and two replicas, one to
+     * three failovers among the faults.
+     */
+    Schedule(long seed, java.util.Set<Fault> kinds, ReplicaAckPolicy acks) {
         this.seed = seed;
+        this.replicated = acks != null;
+        this.acks = acks != null ? acks : ReplicaAckPolicy.NONE;
         SplittableRandom random = new SplittableRandom(seed ^ 0x5DEECE66DL);
         nodes = 2 + random.nextInt(2);
         long lease = 600 + random.nextInt(2_400);
+        long margin = random.nextInt(500);
+        if (replicated) {
+            // leases as deployed (the 2 s default margin and more): a failover's window of a second or
+            // so outlasting a lease is the store being away, not what the acknowledgement is tested on
+            lease += 4_000;
+            margin += 2_000;
+        }
         config = IdempotencyConfig.custom().ttl(Duration.ofMinutes(10)).lease(Duration.ofMillis(lease))
-                .leaseMargin(Duration.ofMillis(random.nextInt(500))).waitTimeout(Duration.ofMillis(200
+                .leaseMargin(Duration.ofMillis(margin)).waitTimeout(Duration.ofMillis(200
                         + random.nextInt(1_800))).settleLimit(Duration.ofMillis(2_000 + random.nextInt(8_000)))
                 .keepLimit(Duration.ofMillis(5_000 + random.nextInt(15_000)))
                 .onInProgress(random.nextInt(4) == 0 ? InProgressStrategy.REJECT : InProgressStrategy.WAIT).build();
@@ -89,11 +122,12 @@ final class Schedule {
                 }
             }
         }
-        int faultCount = kinds.stream().allMatch(Fault.CANCEL::equals) ? 0 : random.nextInt(4);
-        long lastFault = 0;
         List<Fault> allowed = new ArrayList<>(kinds);
         allowed.remove(Fault.CANCEL);
+        allowed.remove(Fault.FAILOVER);
         cancels = kinds.contains(Fault.CANCEL);
+        int faultCount = allowed.isEmpty() ? 0 : random.nextInt(4);
+        long lastFault = 0;
         for (int f = 0; f < faultCount; f++) {
             Fault kind = allowed.get(random.nextInt(allowed.size()));
             long from = random.nextInt(8_000);
@@ -110,6 +144,18 @@ final class Schedule {
             }
             lastFault = Math.max(lastFault, from + length);
         }
+        if (replicated && kinds.contains(Fault.FAILOVER)) {
+            int count = 1 + random.nextInt(3);
+            // Sentinel's failover timeout keeps failovers of one master apart: 2.5 s here at least
+            long from = 0;
+            for (int f = 0; f < count; f++) {
+                from += 2_500 + random.nextInt(3_000);
+                long demoted = random.nextInt(1_500);
+                failovers.add(new FaultPlan.Window(-1, ms(from), ms(from + demoted), 1));
+                reconfigureAfter.add((long) random.nextInt(2_000));
+                lastFault = Math.max(lastFault, from + 2_000);
+            }
+        }
         probeAt = ms(Math.max(lastRequest, lastFault) + config.settleLimit().toMillis() + lease + 5_000);
         horizon = probeAt + ms(30_000);
     }
@@ -123,7 +169,8 @@ final class Schedule {
         return "seed=" + seed + " nodes=" + nodes + " lease=" + config.lease().toMillis() + "ms margin="
                 + config.leaseMargin().toMillis() + "ms wait=" + config.waitTimeout().toMillis() + "ms settle="
                 + config.settleLimit().toMillis() + "ms keep=" + config.keepLimit().toMillis() + "ms "
-                + config.onInProgress() + " commandTimeout=" + commandTimeoutMillis + "ms\n  requests=" + requests
-                + "\n  faults: " + faults;
+                + config.onInProgress() + " commandTimeout=" + commandTimeoutMillis + "ms"
+                + (replicated ? " replicated, " + acks + ", failovers=" + failovers + " reconfigured after "
+                        + reconfigureAfter : "") + "\n  requests=" + requests + "\n  faults: " + faults;
     }
 }

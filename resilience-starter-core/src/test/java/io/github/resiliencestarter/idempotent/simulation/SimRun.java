@@ -40,6 +40,9 @@ final class SimRun {
 
     private final SimStore store;
 
+    /** The replicated topology, when the schedule asks for one. */
+    private final @org.jspecify.annotations.Nullable SimRedis redis;
+
     private final TimeSource time;
 
     private final Node[] nodes;
@@ -74,6 +77,7 @@ final class SimRun {
             }
         };
         this.store = new SimStore(time::epochMillis);
+        this.redis = schedule.replicated ? new SimRedis(kernel, time::epochMillis) : null;
         this.probeRetries = new int[schedule.requests.size() * 2 + 8];
         this.nodes = new Node[schedule.nodes];
         for (int i = 0; i < nodes.length; i++) {
@@ -96,6 +100,13 @@ final class SimRun {
         for (FaultPlan.Window crash : schedule.faults.crashes) {
             kernel.at(crash.from(), null, () -> crash(nodes[crash.node()].life));
             kernel.at(crash.to(), null, () -> nodes[crash.node()].restart());
+        }
+        for (int f = 0; f < schedule.failovers.size(); f++) {
+            FaultPlan.Window failover = schedule.failovers.get(f);
+            long reconfigured = schedule.reconfigureAfter.get(f);
+            SimRedis topology = java.util.Objects.requireNonNull(redis, "failovers need the replicated store");
+            kernel.at(failover.from(), null, () -> topology.failover((failover.to() - failover.from()) / 1_000_000,
+                    reconfigured));
         }
         for (Schedule.Request request : schedule.requests) {
             kernel.at(request.at(), null, () -> send(request, false));
@@ -270,7 +281,7 @@ final class SimRun {
                     kernel.sleep(millis);
                 }
             };
-            SimStoreClient client = new SimStoreClient(kernel, mine, store, schedule.faults,
+            SimStoreClient client = new SimStoreClient(kernel, mine, store, redis, schedule.acks, schedule.faults,
                     schedule.commandTimeoutMillis, history);
             executor = IdempotentExecutor.builder(client, new Fastjson2ResponseCodec()).timeSource(time)
                     .scheduler(scheduler).build();

@@ -91,6 +91,26 @@ final class SimStore {
         return live(key, clock.getAsLong());
     }
 
+    /** The key's record as held, expired or not: what a write replicates. */
+    @Nullable IdempotencyRecord raw(String key) {
+        return records.get(key);
+    }
+
+    /** Applies a replicated write: the key's record as the master holds it. */
+    void restore(String key, @Nullable IdempotencyRecord record) {
+        if (record == null) {
+            records.remove(key);
+        } else {
+            records.put(key, record);
+        }
+    }
+
+    /** A full resynchronisation: every record as {@code master} holds them, nothing of its own kept. */
+    void copyFrom(SimStore master) {
+        records.clear();
+        records.putAll(master.records);
+    }
+
     private @Nullable IdempotencyRecord owned(String key, String owner, long now) {
         IdempotencyRecord live = live(key, now);
         return live != null && live.status() == IdempotencyStatus.IN_PROGRESS && live.ownerToken().equals(owner)

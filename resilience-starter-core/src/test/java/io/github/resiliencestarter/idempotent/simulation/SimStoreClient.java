@@ -7,8 +7,10 @@ import io.github.resiliencestarter.idempotent.IdempotencyRecord;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.idempotent.IdempotencyStoreException;
 import io.github.resiliencestarter.idempotent.LeaseExtension;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
@@ -36,14 +38,35 @@ final class SimStoreClient implements IdempotencyStore {
 
     private final History history;
 
+    /** The replicated topology, or {@code null} for a single master ({@link #store}). */
+    private final @Nullable SimRedis redis;
+
+    private final SimRedis.Connection connection = new SimRedis.Connection();
+
+    private final ReplicaAckPolicy acks;
+
+    /** Commands sent on the current connection and not answered: re-sent or failed when it breaks. */
+    private final List<Unanswered> unanswered = new ArrayList<>();
+
     SimStoreClient(SimKernel kernel, SimKernel.Life life, SimStore store, FaultPlan faults, long commandTimeoutMillis,
             History history) {
+        this(kernel, life, store, null, ReplicaAckPolicy.NONE, faults, commandTimeoutMillis, history);
+    }
+
+    SimStoreClient(SimKernel kernel, SimKernel.Life life, SimStore store, @Nullable SimRedis redis,
+            ReplicaAckPolicy acks, FaultPlan faults, long commandTimeoutMillis, History history) {
         this.kernel = kernel;
         this.life = life;
         this.store = store;
+        this.redis = redis;
+        this.acks = acks;
         this.faults = faults;
         this.commandTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(commandTimeoutMillis);
         this.history = history;
+        if (redis != null) {
+            connection.node = redis.master();
+            redis.onDemotion(this::demoted);
+        }
     }
 
     private static final class Pending {
@@ -51,20 +74,81 @@ final class SimStoreClient implements IdempotencyStore {
         @Nullable Object reply;
 
         boolean answered;
+
+        /** Failed by the connection breaking, as a client that does not re-send fails it. */
+        boolean broken;
     }
 
+    /** A command sent on the current connection and not answered yet. */
+    private record Unanswered(Pending pending, SimKernel.SimThread caller, Runnable resend) {
+    }
+
+    /** What the server does with a command when it arrives: answers it now or later. */
+    private interface ServerCall<T> {
+
+        void serve(Consumer<T> reply);
+    }
+
+    /** The node this connection was open to was demoted: the connection breaks, and opens to the new master. */
+    private void demoted(int node) {
+        SimRedis topology = redis;
+        if (topology == null || connection.node != node || !life.alive) {
+            return;
+        }
+        connection.epoch++;
+        List<Unanswered> pending = new ArrayList<>(unanswered);
+        unanswered.clear();
+        if (!acks.resend()) {
+            // a client that does not re-send fails what the broken connection had not answered, at once,
+            // and opens its next connection to the master Sentinel names
+            connection.node = topology.master();
+            connection.woff = 0;
+            for (Unanswered command : pending) {
+                command.pending().broken = true;
+                kernel.resume(command.caller(), command.pending());
+            }
+            return;
+        }
+        long reconnected = kernel.nowNanos() + TimeUnit.MILLISECONDS.toNanos(50 + kernel.random.nextInt(450));
+        kernel.at(reconnected, life, () -> {
+            connection.node = topology.master();
+            connection.woff = 0;
+            pending.forEach(command -> command.resend().run());
+        });
+    }
+
+    /** What a script sent to a demoted master is answered. */
+    private static final Object READONLY = "READONLY";
+
+    @SuppressWarnings("unchecked")
     private <T> T roundTrip(String what, String key, Function<SimStore, T> operation) {
+        Object answer = roundTrip(what, key, commandTimeoutNanos, (Consumer<Object> reply) -> {
+            try {
+                reply.accept(redis != null ? redis.apply(connection, key, operation) : operation.apply(store));
+            } catch (SimRedis.ReadOnly demoted) {
+                reply.accept(READONLY);
+            }
+        });
+        if (answer == READONLY) {
+            throw new IdempotencyStoreException("simulated: READONLY, " + what + " reached a demoted master", null);
+        }
+        return (T) answer;
+    }
+
+    private <T> T roundTrip(String what, String key, long timeoutNanos, ServerCall<T> call) {
         SimKernel.SimThread self = SimKernel.SimThread.current();
         if (!self.life.alive) {
             throw new SimKernel.NodeGone();
         }
         Pending pending = new Pending();
         long sent = kernel.nowNanos();
-        if (!lost(sent)) {
-            kernel.at(sent + latency(), null, () -> arrive(what, key, operation, pending, self));
-        }
-        kernel.wake(sent + commandTimeoutNanos, self, pending);
+        send(what, key, call, pending, self);
+        kernel.wake(sent + timeoutNanos, self, pending);
         kernel.park(pending);
+        if (pending.broken) {
+            throw new IdempotencyStoreException("simulated: the connection broke before " + what + " was answered",
+                    null);
+        }
         if (!pending.answered) {
             throw new IdempotencyStoreException("simulated: no reply to " + what + " within the command timeout",
                     null);
@@ -74,26 +158,56 @@ final class SimStoreClient implements IdempotencyStore {
         return reply;
     }
 
-    private <T> void arrive(String what, String key, Function<SimStore, T> operation, Pending pending,
-            SimKernel.SimThread caller) {
+    private <T> void send(String what, String key, ServerCall<T> call, Pending pending, SimKernel.SimThread caller) {
+        int epoch = connection.epoch;
+        Runnable resend = () -> send(what, key, call, pending, caller);
+        Unanswered command = new Unanswered(pending, caller, resend);
+        unanswered.add(command);
+        if (!lost(kernel.nowNanos())) {
+            kernel.at(kernel.nowNanos() + latency(), null, () -> arrive(what, key, call, pending, caller, epoch, command));
+        }
+    }
+
+    private <T> void arrive(String what, String key, ServerCall<T> call, Pending pending,
+            SimKernel.SimThread caller, int epoch, Unanswered command) {
         long thaw = faults.thawed(kernel.nowNanos());
         if (thaw > kernel.nowNanos()) {
-            kernel.at(thaw, null, () -> arrive(what, key, operation, pending, caller));
+            kernel.at(thaw, null, () -> arrive(what, key, call, pending, caller, epoch, command));
             return;
         }
-        T reply = operation.apply(store);
-        history.storeOp(kernel.nowMillis(), life, what, key, reply);
-        if (lost(kernel.nowNanos())) {
+        if (epoch != connection.epoch) {
+            // the connection it was sent on broke before it arrived: never applied
             return;
         }
-        kernel.at(kernel.nowNanos() + latency(), life, () -> {
-            if (lost(kernel.nowNanos())) {
+        call.serve(reply -> {
+            history.storeOp(kernel.nowMillis(), life, what, key, reply);
+            if (epoch != connection.epoch || lost(kernel.nowNanos())) {
                 return;
             }
-            pending.reply = reply;
-            pending.answered = true;
-            kernel.resume(caller, pending);
+            kernel.at(kernel.nowNanos() + latency(), life, () -> {
+                if (epoch != connection.epoch || lost(kernel.nowNanos())) {
+                    return;
+                }
+                unanswered.remove(command);
+                pending.reply = reply;
+                pending.answered = true;
+                kernel.resume(caller, pending);
+            });
         });
+    }
+
+    /** {@code WAIT} for the policy's replicas after a write; fails the write as a store error when too few answered. */
+    private void acknowledged(String what) {
+        SimRedis topology = redis;
+        if (topology == null || !acks.required()) {
+            return;
+        }
+        int replicas = roundTrip("wait", "", TimeUnit.MILLISECONDS.toNanos(acks.timeoutMillis() + 1_000),
+                reply -> topology.await(connection, acks.replicas(), acks.timeoutMillis(), reply));
+        if (replicas < acks.replicas()) {
+            throw new IdempotencyStoreException("simulated: " + what + " acknowledged by " + replicas + " of "
+                    + acks.replicas() + " replicas", null);
+        }
     }
 
     private boolean lost(long at) {
@@ -117,25 +231,47 @@ final class SimStoreClient implements IdempotencyStore {
 
     @Override
     public ClaimResult claim(Claim claim) {
-        return roundTrip("claim", claim.key(), store -> store.claim(claim));
+        ClaimResult result = roundTrip("claim", claim.key(), store -> store.claim(claim));
+        if (result.owned()) {
+            try {
+                acknowledged("claim");
+            } catch (IdempotencyStoreException unacknowledged) {
+                // as the Redis store does: released and refused, so nothing runs on a claim a failover may lose
+                try {
+                    roundTrip("release", claim.key(), store -> store.release(claim.key(), claim.ownerToken()));
+                } catch (IdempotencyStoreException ignored) {
+                    // the claim's lease frees it
+                }
+                throw unacknowledged;
+            }
+        }
+        return result;
     }
 
     @Override
     public boolean complete(Completion completion) {
         history.settleTry(completion.ownerToken(), kernel.nowNanos());
-        return roundTrip("complete:" + completion.response().type(), completion.key(),
+        boolean written = roundTrip("complete:" + completion.response().type(), completion.key(),
                 store -> store.complete(completion));
+        acknowledged("completion");
+        return written;
     }
 
     @Override
     public boolean release(String key, String ownerToken) {
         history.settleTry(ownerToken, kernel.nowNanos());
-        return roundTrip("release", key, store -> store.release(key, ownerToken));
+        boolean released = roundTrip("release", key, store -> store.release(key, ownerToken));
+        acknowledged("release");
+        return released;
     }
 
     @Override
     public boolean extendLease(String key, String ownerToken, long leaseMillis) {
-        return roundTrip("extend", key, store -> store.extend(key, ownerToken, leaseMillis));
+        boolean extended = roundTrip("extend", key, store -> store.extend(key, ownerToken, leaseMillis));
+        if (acks.extensions()) {
+            acknowledged("extension");
+        }
+        return extended;
     }
 
     @Override
@@ -145,14 +281,34 @@ final class SimStoreClient implements IdempotencyStore {
 
     @Override
     public boolean[] extendLeases(List<LeaseExtension> leases) {
-        return roundTrip("extend*" + leases.size(), "", store -> {
+        boolean[] batch = roundTrip("extend*" + leases.size(), "", commandTimeoutNanos, reply -> {
             boolean[] extended = new boolean[leases.size()];
-            for (int i = 0; i < extended.length; i++) {
-                LeaseExtension lease = leases.get(i);
-                extended[i] = store.extend(lease.key(), lease.ownerToken(), lease.leaseMillis());
+            // in the order of their keys: the keeper's batch comes in whatever order its set of leases has,
+            // and each replicated write draws its replication lag, so a seed must not depend on it
+            Integer[] byKey = new Integer[leases.size()];
+            for (int i = 0; i < byKey.length; i++) {
+                byKey[i] = i;
             }
-            return extended;
+            java.util.Arrays.sort(byKey, java.util.Comparator.comparing(i -> leases.get(i).key()));
+            try {
+                for (int i : byKey) {
+                    LeaseExtension lease = leases.get(i);
+                    Function<SimStore, Boolean> extend = store -> store.extend(lease.key(), lease.ownerToken(),
+                            lease.leaseMillis());
+                    extended[i] = redis != null ? redis.apply(connection, lease.key(), extend) : extend.apply(store);
+                }
+            } catch (SimRedis.ReadOnly demoted) {
+                extended = null;
+            }
+            reply.accept(extended);
         });
+        if (batch == null) {
+            throw new IdempotencyStoreException("simulated: READONLY, extensions reached a demoted master", null);
+        }
+        if (acks.extensions()) {
+            acknowledged("extension");
+        }
+        return batch;
     }
 
     @Override

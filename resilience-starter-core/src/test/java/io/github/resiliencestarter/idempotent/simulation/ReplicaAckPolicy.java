@@ -1,0 +1,47 @@
+package io.github.resiliencestarter.idempotent.simulation;
+
+/**
+ * How the simulated client makes the store's writes survive a failover, as a Redis store could:
+ * {@code WAIT} for {@code replicas} acknowledgements after a claim and a completion (and a lease
+ * extension when {@code extensions}), and, when a connection breaks, re-send what it had not been
+ * answered (Lettuce's default) or fail it.
+ *
+ * @param replicas replicas that must acknowledge a write; 0 for none
+ * @param extensions whether lease extensions wait too
+ * @param resend whether unanswered commands are re-sent on the new connection
+ * @param timeoutMillis how long {@code WAIT} waits
+ */
+record ReplicaAckPolicy(int replicas, boolean extensions, boolean resend, long timeoutMillis) {
+
+    /** No acknowledgement, Lettuce's re-send: the store's default today. */
+    static final ReplicaAckPolicy NONE = new ReplicaAckPolicy(0, false, true, 0);
+
+    boolean required() {
+        return replicas > 0;
+    }
+
+    /** Reads {@code none}, or {@code <replicas>[,extensions][,noresend]}, as the exploration property gives it. */
+    static ReplicaAckPolicy parse(String text) {
+        if (text == null || text.isBlank() || text.equals("none")) {
+            return NONE;
+        }
+        String[] parts = text.split(",");
+        int replicas = Integer.parseInt(parts[0].trim());
+        boolean extensions = false;
+        boolean resend = true;
+        for (int i = 1; i < parts.length; i++) {
+            switch (parts[i].trim()) {
+                case "extensions" -> extensions = true;
+                case "noresend" -> resend = false;
+                default -> throw new IllegalArgumentException("unknown part " + parts[i]);
+            }
+        }
+        return new ReplicaAckPolicy(replicas, extensions, resend, 250);
+    }
+
+    @Override
+    public String toString() {
+        return required() ? "WAIT " + replicas + (extensions ? " (extensions too)" : "") + (resend ? ", re-send"
+                : ", no re-send") : "no WAIT" + (resend ? ", re-send" : ", no re-send");
+    }
+}

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 @Tag("simulation")
 class IdempotencySimulationTest {
 
-    private static final Duration BUDGET = Duration.ofSeconds(Long.getLong("resilience.simulation.seconds", 60));
+    private static final Duration BUDGET = Duration.ofSeconds(Long.getLong("resilience.simulation.seconds", 30));
 
     /** Every kind of fault. */
     private static final Set<Schedule.Fault> DEFAULT = EnumSet.allOf(Schedule.Fault.class);

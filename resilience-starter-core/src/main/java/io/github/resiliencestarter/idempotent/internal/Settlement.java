@@ -33,6 +33,10 @@ import org.slf4j.LoggerFactory;
  * caller is answered after the first attempt. A completion that still cannot be written is tried
  * once more as an "executed, outcome unknown" record, which duplicates are refused by instead of
  * executing again.
+ *
+ * <p>It also knows which keys its node holds: from the start of an owned execution's work until
+ * its settlement has ended ({@link #hold}, {@link #isHeld}). The executor makes no claim of a held
+ * key, so a node never takes its own lapsed lease over while its first result is on its way.
  */
 public final class Settlement {
 

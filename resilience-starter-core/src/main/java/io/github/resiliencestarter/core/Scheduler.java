@@ -13,10 +13,10 @@ import java.util.concurrent.TimeUnit;
 public interface Scheduler {
 
     /**
-     * The JVM's clock and threads: delayed tasks and tasks run now go to the common asynchronous
-     * pool, as {@link CompletableFuture#delayedExecutor(long, TimeUnit)} has them.
+     * The JVM's clock and threads: tasks go to {@code CompletableFuture}'s default asynchronous
+     * pool, where {@link CompletableFuture#delayedExecutor(long, TimeUnit)} sends them too.
      */
-    Scheduler SYSTEM = on(CompletableFuture.delayedExecutor(0, TimeUnit.MILLISECONDS));
+    Scheduler SYSTEM = on(new CompletableFuture<Void>().defaultExecutor());
 
     /**
      * The JVM's clock, with tasks run on {@code threads}.

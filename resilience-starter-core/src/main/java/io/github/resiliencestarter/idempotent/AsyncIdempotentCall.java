@@ -117,12 +117,12 @@ final class AsyncIdempotentCall<T> {
     }
 
     private void runOwned() {
+        long keepFor = IdempotentExecutor.keepMillis(call.config(), context.deadline(), true);
+        // kept however short: the work may outlive its caller's deadline, and its lease must not lapse meanwhile
         LeaseKeeper.Lease kept = executor.leases.keep(executor.store, call.storedKey(), owner,
-                Math.max(lease, LeaseKeeper.MIN_LEASE_MILLIS), IdempotentExecutor.keepMillis(call.config(),
-                        context.deadline(), true));
+                Math.max(lease, LeaseKeeper.MIN_LEASE_MILLIS), keepFor);
         long started = executor.time.nanoTime();
-        Object held = executor.settlement.hold(call.storedKey(),
-                IdempotentExecutor.keepMillis(call.config(), context.deadline(), true));
+        Object held = executor.settlement.hold(call.storedKey(), keepFor);
         IdempotentExecution execution = new IdempotentExecution(call.storedKey(), owner);
         CompletableFuture<T> stage;
         try (TraceScope scope = TraceContextHolder.open(context.withIdempotentExecution(execution))) {

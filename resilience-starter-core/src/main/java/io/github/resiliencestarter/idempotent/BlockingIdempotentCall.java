@@ -78,11 +78,10 @@ final class BlockingIdempotentCall {
             IdempotentCall call, CheckedCallable<T> work, String owner, long lease, TraceContext context)
             throws Throwable {
         T value;
-        LeaseKeeper.Lease kept = executor.leases.keep(executor.store, call.storedKey(), owner, lease,
-                IdempotentExecutor.keepMillis(call.config(), context.deadline(), false));
+        long keepFor = IdempotentExecutor.keepMillis(call.config(), context.deadline(), false);
+        LeaseKeeper.Lease kept = executor.leases.keep(executor.store, call.storedKey(), owner, lease, keepFor);
         long started = executor.time.nanoTime();
-        Object held = executor.settlement.hold(call.storedKey(),
-                IdempotentExecutor.keepMillis(call.config(), context.deadline(), false));
+        Object held = executor.settlement.hold(call.storedKey(), keepFor);
         IdempotentExecution execution = new IdempotentExecution(call.storedKey(), owner);
         try (TraceScope scope = TraceContextHolder.open(context.withIdempotentExecution(execution))) {
             value = work.call();

@@ -67,8 +67,6 @@ public final class LeaseKeeper {
     /** Where the ticks are scheduled when not on a timer thread of the keeper's own, else {@code null}. */
     private final @Nullable Scheduler ticks;
 
-    private volatile @Nullable ScheduledThreadPoolExecutor timer;
-
     /** The ticks were started (on the timer or the scheduler). */
     private volatile boolean started;
 
@@ -141,13 +139,13 @@ public final class LeaseKeeper {
         if (leaseMillis < MIN_LEASE_MILLIS) {
             return Lease.NONE;
         }
-        return keep(store, key, owner, leaseMillis, keepForMillis, time.nanoTime());
+        return register(store, key, owner, leaseMillis, keepForMillis);
     }
 
     /**
-     * Keeps a lease whose first extension is sent now, not a third of a lease from now: for a claim
-     * whose lease was sized to a deadline that has passed while its work goes on, so that only the
-     * lease margin is left of it.
+     * Keeps a lease whose first extension is sent now, not a third of a lease from now, however
+     * short: for a claim whose settlement is retried after a lease too short to have been kept,
+     * of which little may be left.
      *
      * @param store the store
      * @param key the stored key
@@ -158,17 +156,16 @@ public final class LeaseKeeper {
      */
     public Lease keepExtendingNow(IdempotencyStore store, String key, String owner, long leaseMillis,
             long keepForMillis) {
-        Lease kept = keep(store, key, owner, Math.max(MIN_LEASE_MILLIS, leaseMillis), keepForMillis, time.nanoTime());
+        Lease kept = register(store, key, owner, Math.max(MIN_LEASE_MILLIS, leaseMillis), keepForMillis);
         send(store, List.of(kept));
         return kept;
     }
 
-    private Lease keep(IdempotencyStore store, String key, String owner, long leaseMillis, long keepForMillis,
-            long lastExtended) {
+    private Lease register(IdempotencyStore store, String key, String owner, long leaseMillis, long keepForMillis) {
         long now = time.nanoTime();
         long keepUntil = keepForMillis == Long.MAX_VALUE ? Long.MAX_VALUE
                 : now + TimeUnit.MILLISECONDS.toNanos(keepForMillis);
-        Lease lease = new Lease(this, new Claim(store, key, owner), leaseMillis, lastExtended, keepUntil);
+        Lease lease = new Lease(this, new Claim(store, key, owner), leaseMillis, now, keepUntil);
         running.add(lease);
         startIfNeeded();
         return lease;
@@ -186,13 +183,12 @@ public final class LeaseKeeper {
             if (scheduler != null) {
                 scheduler.schedule(this::tickAndAgain, TICK_MILLIS);
             } else {
-                ScheduledThreadPoolExecutor created = new ScheduledThreadPoolExecutor(1, runnable -> {
+                ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, runnable -> {
                     Thread thread = new Thread(runnable, "resilience-idempotency-lease");
                     thread.setDaemon(true);
                     return thread;
                 });
-                created.scheduleWithFixedDelay(this::safeTick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
-                timer = created;
+                timer.scheduleWithFixedDelay(this::safeTick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
             }
             started = true;
         }

@@ -51,7 +51,7 @@ final class AsyncIdempotentCall<T> {
         this.work = work;
         this.onReplay = onReplay;
         this.lease = IdempotentExecutor.leaseMillis(call.config(), context.deadline());
-        this.progress = new ClaimProgress(call.config(), call.fingerprint(), context.deadline(), executor.time);
+        this.progress = new ClaimProgress(call.config(), call.fingerprint(), context.deadline(), lease, executor.time);
     }
 
     static <T> CompletableFuture<IdempotentResult<T>> start(IdempotentExecutor executor, IdempotentCall call,
@@ -65,6 +65,7 @@ final class AsyncIdempotentCall<T> {
         try {
             ClaimResult claim;
             try {
+                progress.sending();
                 claim = executor.claim(IdempotentExecutor.claimOf(call, owner, lease));
             } catch (IdempotencyStoreException ex) {
                 if (!executor.failsOpen(call)) {
@@ -96,6 +97,10 @@ final class AsyncIdempotentCall<T> {
                 }
                 runOwned();
             }
+            case CONFIRM -> {
+                progress.sending();
+                carryOut(progress.afterConfirm(executor.store.extendLease(call.storedKey(), owner, lease)), existing);
+            }
             case REPLAY -> result.complete(executor.replay(call, existing, onReplay));
             case KEY_REUSED, REJECT -> throw executor.refusal(call, step, existing);
             // a scheduled poll, not a parked thread; TTL carries the MDC and other TTL values
@@ -117,7 +122,7 @@ final class AsyncIdempotentCall<T> {
     }
 
     private void runOwned() {
-        long keepFor = IdempotentExecutor.keepMillis(call.config(), context.deadline(), true);
+        long keepFor = IdempotentExecutor.keepMillis(call.config());
         // kept however short: the work may outlive its caller's deadline, and its lease must not lapse meanwhile
         LeaseKeeper.Lease kept = executor.leases.keep(executor.store, call.storedKey(), owner,
                 Math.max(lease, LeaseKeeper.MIN_LEASE_MILLIS), keepFor);

@@ -30,10 +30,11 @@ final class BlockingIdempotentCall {
         long lease = IdempotentExecutor.leaseMillis(call.config(), deadline);
         String owner = TraceIds.generate();
         Claim request = IdempotentExecutor.claimOf(call, owner, lease);
-        ClaimProgress progress = new ClaimProgress(call.config(), call.fingerprint(), deadline, executor.time);
+        ClaimProgress progress = new ClaimProgress(call.config(), call.fingerprint(), deadline, lease, executor.time);
         while (true) {
             ClaimResult claim;
             try {
+                progress.sending();
                 claim = executor.claim(request);
             } catch (IdempotencyStoreException ex) {
                 if (executor.failsOpen(call)) {
@@ -45,6 +46,10 @@ final class BlockingIdempotentCall {
             ClaimStep step = progress.afterClaim(claim);
             if (executor.observesInstead(call, step)) {
                 return new IdempotentResult<>(work.call(), false);
+            }
+            while (step == ClaimStep.CONFIRM) {
+                progress.sending();
+                step = progress.afterConfirm(executor.store.extendLease(call.storedKey(), owner, lease));
             }
             while (step == ClaimStep.WAIT) {
                 executor.waits.sleep(progress.waitMillis());
@@ -78,8 +83,10 @@ final class BlockingIdempotentCall {
             IdempotentCall call, CheckedCallable<T> work, String owner, long lease, TraceContext context)
             throws Throwable {
         T value;
-        long keepFor = IdempotentExecutor.keepMillis(call.config(), context.deadline(), false);
-        LeaseKeeper.Lease kept = executor.leases.keep(executor.store, call.storedKey(), owner, lease, keepFor);
+        long keepFor = IdempotentExecutor.keepMillis(call.config());
+        // kept however short: work that ignores its deadline's interrupt still commits, and its lease must not lapse
+        LeaseKeeper.Lease kept = executor.leases.keep(executor.store, call.storedKey(), owner,
+                Math.max(lease, LeaseKeeper.MIN_LEASE_MILLIS), keepFor);
         long started = executor.time.nanoTime();
         Object held = executor.settlement.hold(call.storedKey(), keepFor);
         IdempotentExecution execution = new IdempotentExecution(call.storedKey(), owner);

@@ -136,7 +136,7 @@ public final class IdempotencyConfig {
         return settleLimit;
     }
 
-    /** @return how long the lease of an asynchronous call without a deadline is kept at most */
+    /** @return how long the lease of work that has not returned is kept at most, whatever its deadline */
     public Duration keepLimit() {
         return keepLimit;
     }
@@ -273,8 +273,8 @@ public final class IdempotencyConfig {
         }
 
         /**
-         * @param value how long the lease of an asynchronous call without a deadline is kept at
-         *     most; positive
+         * @param value how long the lease of work that has not returned is kept at most, blocking or
+         *     asynchronous, whatever its deadline; positive
          * @return this builder
          */
         public Builder keepLimit(Duration value) {

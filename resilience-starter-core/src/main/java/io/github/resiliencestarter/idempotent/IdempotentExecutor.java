@@ -262,17 +262,14 @@ public final class IdempotentExecutor {
     }
 
     /**
-     * How long from now the lease may be kept while the work runs. A blocking call's: to the
-     * deadline plus the margin, so hung work that ignores interrupts does not hold its key longer
-     * (without a deadline, as long as its thread runs). An asynchronous call's: the keep limit,
-     * whatever the deadline, as a cancelled future does not stop the work behind it, whose outcome
-     * is recorded when it comes; the limit bounds a result that never comes.
+     * How long from now the lease may be kept while the work runs: the keep limit, blocking or
+     * asynchronous, whatever the deadline. Work that outlives its deadline (it ignores the
+     * interrupt; a cancelled future does not stop what is behind it) still commits its effects,
+     * so its key stays claimed and its outcome is recorded when it comes; the limit bounds work
+     * that never returns.
      */
-    static long keepMillis(IdempotencyConfig config, @Nullable Deadline deadline, boolean async) {
-        if (async) {
-            return config.keepLimit().toMillis();
-        }
-        return deadline != null ? deadline.remainingMillis() + config.leaseMargin().toMillis() : Long.MAX_VALUE;
+    static long keepMillis(IdempotencyConfig config) {
+        return config.keepLimit().toMillis();
     }
 
     /** The store could not be reached for the claim: counted, and the call runs unprotected only when failing open. */
@@ -324,7 +321,7 @@ public final class IdempotentExecutor {
             case WAIT -> IdempotencyOutcome.WOULD_WAIT;
             case REJECT -> IdempotencyOutcome.WOULD_REJECT;
             case KEY_REUSED -> IdempotencyOutcome.WOULD_422;
-            case RUN, CLAIM_AGAIN -> null;
+            case RUN, CONFIRM, CLAIM_AGAIN -> null;
         };
         if (would == null || rollouts.policy(call.operation()).enforces(call.storedKey())) {
             return false;

@@ -71,7 +71,7 @@ public class IdempotencyProperties implements Validator {
      */
     private Duration settleLimit = IdempotencyConfig.DEFAULT_SETTLE_LIMIT;
 
-    /** How long the lease of an asynchronous call without a deadline is kept at most. */
+    /** How long the lease of work that has not returned is kept at most, blocking or asynchronous, whatever its deadline. */
     private Duration keepLimit = IdempotencyConfig.DEFAULT_KEEP_LIMIT;
 
     /** What a duplicate does while the first call runs: WAIT or REJECT. */

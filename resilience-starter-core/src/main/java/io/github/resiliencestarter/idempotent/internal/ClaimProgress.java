@@ -8,6 +8,7 @@ import io.github.resiliencestarter.idempotent.IdempotencyRecord;
 import io.github.resiliencestarter.idempotent.IdempotencyRecordCorruptedException;
 import io.github.resiliencestarter.idempotent.IdempotencyStatus;
 import io.github.resiliencestarter.idempotent.InProgressStrategy;
+import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -20,6 +21,11 @@ import org.jspecify.annotations.Nullable;
  * {@value #FIRST_POLL_MILLIS} ms to {@value #MAX_POLL_MILLIS} ms) until the record completes, is
  * released or its lease runs out, bounded by the wait limit and the deadline; with
  * {@link InProgressStrategy#REJECT}, or once the wait is spent, it is refused.
+ *
+ * <p>A claim is run at once only when its answer came within a third of the lease: the lease
+ * runs from when the store applied the claim, which is after it was sent, so a later answer (the
+ * node paused, the reply stalled) may come after the lease lapsed and another node took the key
+ * over. Such a claim is first confirmed by extending its lease with the execution's token.
  */
 public final class ClaimProgress {
 
@@ -37,6 +43,10 @@ public final class ClaimProgress {
 
     private final long waitUntil;
 
+    private final long freshNanos;
+
+    private long sentAt;
+
     private long poll = FIRST_POLL_MILLIS;
 
     private long waitMillis;
@@ -47,10 +57,14 @@ public final class ClaimProgress {
      * @param config the call's settings
      * @param fingerprint the call's fingerprint
      * @param deadline the call's deadline, or {@code null}
+     * @param leaseMillis the lease each claim and confirmation asks for
      * @param time the time source
      */
-    public ClaimProgress(IdempotencyConfig config, String fingerprint, @Nullable Deadline deadline, TimeSource time) {
+    public ClaimProgress(IdempotencyConfig config, String fingerprint, @Nullable Deadline deadline, long leaseMillis,
+            TimeSource time) {
         this.fingerprint = fingerprint;
+        // the lease keeper's own cadence: a lease it takes over with less than two thirds left may lapse first
+        this.freshNanos = TimeUnit.MILLISECONDS.toNanos(leaseMillis) / 3;
         this.reject = config.onInProgress() == InProgressStrategy.REJECT;
         this.time = time;
         long wait = config.waitTimeout().toNanos();
@@ -58,21 +72,43 @@ public final class ClaimProgress {
                 : wait);
     }
 
+    /** Marks the time a claim or a confirmation is sent, from which the lease it asks for runs at the earliest. */
+    public void sending() {
+        sentAt = time.nanoTime();
+    }
+
     /**
      * After a claim.
      *
      * @param claim what the claim found
-     * @return {@link ClaimStep#RUN} when owned, else what {@link #examine} says of the record found
+     * @return {@link ClaimStep#RUN} when owned, {@link ClaimStep#CONFIRM} when owned but answered
+     *     so late (a pause, a stalled reply) that the lease may have lapsed, else what
+     *     {@link #examine} says of the record found
      */
     public ClaimStep afterClaim(ClaimResult claim) {
         if (claim.owned()) {
-            return ClaimStep.RUN;
+            return answeredInTime();
         }
         IdempotencyRecord existing = claim.existing();
         if (existing == null) {
             throw new IdempotencyRecordCorruptedException("the store reported a key held without its record", null);
         }
         return examine(existing);
+    }
+
+    /**
+     * After the lease of a claim answered late was extended (or not) with this execution's token.
+     *
+     * @param extended whether the store still had the key as this execution's
+     * @return {@link ClaimStep#RUN} or, answered late again, {@link ClaimStep#CONFIRM}; when the
+     *     key was taken over meanwhile, {@link ClaimStep#CLAIM_AGAIN}, which finds the new owner's record
+     */
+    public ClaimStep afterConfirm(boolean extended) {
+        return extended ? answeredInTime() : ClaimStep.CLAIM_AGAIN;
+    }
+
+    private ClaimStep answeredInTime() {
+        return time.nanoTime() - sentAt < freshNanos ? ClaimStep.RUN : ClaimStep.CONFIRM;
     }
 
     /**

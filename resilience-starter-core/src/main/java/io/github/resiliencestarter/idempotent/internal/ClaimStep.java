@@ -6,6 +6,12 @@ public enum ClaimStep {
     /** The key is this execution's: run the work. */
     RUN,
 
+    /**
+     * The key was claimed, but the answer came so late that its lease may have lapsed: extend the
+     * lease with the execution's token, then ask {@link ClaimProgress#afterConfirm}.
+     */
+    CONFIRM,
+
     /** The first call is done: replay its outcome. */
     REPLAY,
 

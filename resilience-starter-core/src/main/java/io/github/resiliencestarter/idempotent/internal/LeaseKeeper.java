@@ -131,8 +131,8 @@ public final class LeaseKeeper {
      * @param key the stored key
      * @param owner the owner token
      * @param leaseMillis the lease
-     * @param keepForMillis how long from now the lease may be extended at most (the deadline plus
-     *     a margin), or {@link Long#MAX_VALUE} for as long as the work runs
+     * @param keepForMillis how long from now the lease may be extended at most (the keep limit,
+     *     or what a settlement has left), or {@link Long#MAX_VALUE} for as long as it is kept
      * @return the handle; close it when the work ends
      */
     public Lease keep(IdempotencyStore store, String key, String owner, long leaseMillis, long keepForMillis) {

@@ -3,6 +3,7 @@ package io.github.resiliencestarter.idempotent.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.resiliencestarter.context.Deadline;
+import io.github.resiliencestarter.idempotent.ClaimResult;
 import io.github.resiliencestarter.idempotent.IdempotencyConfig;
 import io.github.resiliencestarter.idempotent.IdempotencyRecord;
 import io.github.resiliencestarter.idempotent.IdempotencyStatus;
@@ -32,7 +33,8 @@ class ClaimProgressTest {
     }
 
     private ClaimProgress progress(Duration waitTimeout, Deadline deadline) {
-        return new ClaimProgress(IdempotencyConfig.custom().waitTimeout(waitTimeout).build(), "fp", deadline, time);
+        return new ClaimProgress(IdempotencyConfig.custom().waitTimeout(waitTimeout).build(), "fp", deadline, 3_000,
+                time);
     }
 
     @Test
@@ -53,6 +55,35 @@ class ClaimProgressTest {
         // its response may still be on its way while the lease runs: wait for it
         assertThat(progress.examine(record("fp", IdempotencyStatus.COMMITTED, now + 1))).isEqualTo(ClaimStep.WAIT);
         assertThat(progress.examine(record("fp", IdempotencyStatus.COMMITTED, now))).isEqualTo(ClaimStep.REPLAY);
+    }
+
+    /**
+     * Issue 45, as the simulator found it (seed 9322360990279): a node paused between sending its
+     * claim and reading the answer ran the key after its lease had lapsed and another node had run
+     * it. A claim answered within a third of the 3 s lease runs; a later one is confirmed first.
+     */
+    @Test
+    void I3_aClaimAnsweredSoLateThatItsLeaseMayHaveLapsedIsConfirmedBeforeItRuns() {
+        ClaimProgress progress = progress(Duration.ofSeconds(5), null);
+        progress.sending();
+        time.advance(999);
+        assertThat(progress.afterClaim(ClaimResult.claimed()))
+                .isEqualTo(ClaimStep.RUN);
+
+        progress.sending();
+        time.advance(1_000);
+        assertThat(progress.afterClaim(ClaimResult.takenOver()))
+                .isEqualTo(ClaimStep.CONFIRM);
+        // the extension with the execution's token: still its key, answered in time, it runs
+        progress.sending();
+        time.advance(10);
+        assertThat(progress.afterConfirm(true)).isEqualTo(ClaimStep.RUN);
+        // taken over meanwhile: claim again, which finds the new owner's record
+        assertThat(progress.afterConfirm(false)).isEqualTo(ClaimStep.CLAIM_AGAIN);
+        // the extension itself answered late: confirmed once more
+        progress.sending();
+        time.advance(5_000);
+        assertThat(progress.afterConfirm(true)).isEqualTo(ClaimStep.CONFIRM);
     }
 
     @Test
@@ -126,7 +157,7 @@ class ClaimProgressTest {
     @Test
     void I2_theRejectStrategyRefusesAnInProgressDuplicateWithoutWaiting() {
         ClaimProgress progress = new ClaimProgress(IdempotencyConfig.custom()
-                .onInProgress(InProgressStrategy.REJECT).build(), "fp", null, time);
+                .onInProgress(InProgressStrategy.REJECT).build(), "fp", null, 3_000, time);
 
         assertThat(progress.examine(inProgress())).isEqualTo(ClaimStep.REJECT);
         assertThat(progress.examine(record("fp", IdempotencyStatus.COMPLETED, 0))).isEqualTo(ClaimStep.REPLAY);

@@ -99,6 +99,26 @@ class IdempotencySimulationTest {
     }
 
     /**
+     * Found by the test command's own run (base 9322360989498, schedule 782): a node paused after
+     * sending its claim read the answer 5.5 s later, with a lease of 1.5 s, and ran the key another
+     * node had taken over and run meanwhile. A claim answered that late is now confirmed first.
+     */
+    @Test
+    void aClaimAnsweredAfterItsLeaseMayHaveLapsedIsConfirmedBeforeItRuns() {
+        assertThat(explain(9_322_360_990_279L, DEFAULT)).isEmpty();
+    }
+
+    /**
+     * Found by a 120 s run (base 9498327001743, schedule 15 604): blocking work that ran past its
+     * deadline and the margin let its lease lapse, and a duplicate on another node ran the key
+     * while the first run was still going. Work now keeps its key while it runs, up to the keep limit.
+     */
+    @Test
+    void workThatRunsPastItsDeadlineKeepsItsKey() {
+        assertThat(explain(9_498_327_017_346L, DEFAULT)).isEmpty();
+    }
+
+    /**
      * The acknowledgement the Redis store is to adopt on a replicated setup (issue 45, item 5), on a
      * master with two replicas through Sentinel failovers: {@code WAIT} for every replica after a
      * claim and a completion, on a connection that fails, never re-sends, what it had not been

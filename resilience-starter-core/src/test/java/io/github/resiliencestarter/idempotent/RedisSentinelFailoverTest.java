@@ -152,6 +152,7 @@ class RedisSentinelFailoverTest {
                 run.executedOnce++;
             } else if (count > 1) {
                 run.executedTwice++;
+                run.twice.add(i + " (first " + firstAnswers.get(key) + ", then " + secondAnswers.get(key) + ")");
             }
             run.count(firstAnswers.get(key), run.firstAnswers);
             run.count(secondAnswers.get(key), run.secondAnswers);
@@ -180,6 +181,9 @@ class RedisSentinelFailoverTest {
 
         int executedTwice;
 
+        /** The keys executed twice, by number in the order sent, with what their two calls were answered. */
+        final List<String> twice = new ArrayList<>();
+
         final Map<String, Integer> firstAnswers = new ConcurrentHashMap<>();
 
         final Map<String, Integer> secondAnswers = new ConcurrentHashMap<>();
@@ -191,7 +195,7 @@ class RedisSentinelFailoverTest {
         @Override
         public String toString() {
             return "executed once " + executedOnce + ", twice " + executedTwice + "; first pass " + firstAnswers
-                    + "; second pass " + secondAnswers;
+                    + "; second pass " + secondAnswers + (twice.isEmpty() ? "" : "; executed twice: " + twice);
         }
     }
 }

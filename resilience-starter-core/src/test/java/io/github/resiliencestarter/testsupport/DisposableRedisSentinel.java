@@ -203,6 +203,10 @@ public final class DisposableRedisSentinel implements AutoCloseable {
         if (!awaitRole(master, "master", Duration.ofSeconds(30))) {
             throw new IOException("the promoted node " + master + " never reported role:master");
         }
+        // an empty node back on the old master's address while a sentinel still names it, or a
+        // failover is still under way, can be made master again and wipe the promoted one (Redis
+        // warns against restarting a master without persistence): an operator waits for the failover
+        awaitFailoverDone(master, Duration.ofSeconds(30));
         int index = dataPorts.indexOf(port);
         dataPorts.remove(index);
         dataProcesses.remove(index);
@@ -224,6 +228,35 @@ public final class DisposableRedisSentinel implements AutoCloseable {
         }
         throw new IOException("no master with a replica in sync within 60 s of restarting " + port + ": "
                 + replication.replaceAll("\\R", " "));
+    }
+
+    /**
+     * Waits until every sentinel names {@code master} and none of them has a failover under way.
+     *
+     * @param master the promoted node's port
+     * @param timeout how long to wait
+     * @throws IOException when they do not agree within the timeout
+     * @throws InterruptedException when interrupted while waiting
+     */
+    private void awaitFailoverDone(int master, Duration timeout) throws IOException, InterruptedException {
+        long until = System.nanoTime() + timeout.toNanos();
+        String last = "";
+        while (System.nanoTime() < until) {
+            boolean agreed = true;
+            for (int port : sentinelPorts) {
+                last = cli(port, "sentinel", "master", MASTER_NAME);
+                if (!field(last, "port").equals(Integer.toString(master)) || field(last, "flags").contains("failover")) {
+                    agreed = false;
+                    break;
+                }
+            }
+            if (agreed) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        throw new IOException("the sentinels did not all name " + master + " with the failover done within "
+                + timeout.toSeconds() + " s: " + last.replaceAll("\\R", " "));
     }
 
     /**

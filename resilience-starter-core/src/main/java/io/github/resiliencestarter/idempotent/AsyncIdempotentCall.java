@@ -123,9 +123,9 @@ final class AsyncIdempotentCall<T> {
 
     private void runOwned() {
         long keepFor = IdempotentExecutor.keepMillis(call.config());
-        // kept however short: the work may outlive its caller's deadline, and its lease must not lapse meanwhile
-        LeaseKeeper.Lease kept = executor.leases.keep(executor.store, call.storedKey(), owner,
-                Math.max(lease, LeaseKeeper.MIN_LEASE_MILLIS), keepFor);
+        // kept however short (a short one lengthened at once): the work may outlive its caller's deadline
+        LeaseKeeper.Lease kept = executor.leases.keep(executor.store, call.storedKey(), owner, lease,
+                keepFor);
         long started = executor.time.nanoTime();
         Object held = executor.settlement.hold(call.storedKey(), keepFor);
         IdempotentExecution execution = new IdempotentExecution(call.storedKey(), owner);

@@ -84,9 +84,9 @@ final class BlockingIdempotentCall {
             throws Throwable {
         T value;
         long keepFor = IdempotentExecutor.keepMillis(call.config());
-        // kept however short: work that ignores its deadline's interrupt still commits, and its lease must not lapse
-        LeaseKeeper.Lease kept = executor.leases.keep(executor.store, call.storedKey(), owner,
-                Math.max(lease, LeaseKeeper.MIN_LEASE_MILLIS), keepFor);
+        // kept however short (a short one lengthened at once): work that ignores its interrupt still commits
+        LeaseKeeper.Lease kept = executor.leases.keep(executor.store, call.storedKey(), owner, lease,
+                keepFor);
         long started = executor.time.nanoTime();
         Object held = executor.settlement.hold(call.storedKey(), keepFor);
         IdempotentExecution execution = new IdempotentExecution(call.storedKey(), owner);

@@ -137,7 +137,8 @@ public final class LeaseKeeper {
      */
     public Lease keep(IdempotencyStore store, String key, String owner, long leaseMillis, long keepForMillis) {
         if (leaseMillis < MIN_LEASE_MILLIS) {
-            return Lease.NONE;
+            // too short to be kept at the keeper's pace: lengthened to the minimum now, then kept at that
+            return keepExtendingNow(store, key, owner, leaseMillis, keepForMillis);
         }
         return register(store, key, owner, leaseMillis, keepForMillis);
     }

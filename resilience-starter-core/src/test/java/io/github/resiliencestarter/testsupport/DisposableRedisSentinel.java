@@ -14,7 +14,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceClientConfigurat
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * A Redis Sentinel setup of a test's own: one master, one replica and three sentinels (quorum 2)
+ * A Redis Sentinel setup of a test's own: one master, one replica or more and three sentinels (quorum 2)
  * on loopback ports, which the test may fail over, freeze or kill. Needs {@code redis-server} (run
  * with {@code --sentinel} for the sentinels, as Debian's {@code redis-sentinel} does) and
  * {@code redis-cli}, which {@code scripts/test.sh} installs; fails loudly otherwise.
@@ -32,6 +32,8 @@ public final class DisposableRedisSentinel implements AutoCloseable {
 
     private final List<Integer> sentinelPorts = new ArrayList<>();
 
+    private int replicas = 1;
+
     private DisposableRedisSentinel() {
     }
 
@@ -44,11 +46,27 @@ public final class DisposableRedisSentinel implements AutoCloseable {
      * @throws InterruptedException when interrupted while waiting
      */
     public static DisposableRedisSentinel start() throws IOException, InterruptedException {
+        return start(1);
+    }
+
+    /**
+     * Starts the master, {@code replicas} replicas and three sentinels, and waits until every
+     * sentinel sees every replica and the two other sentinels.
+     *
+     * @param replicas how many replicas
+     * @return the running setup
+     * @throws IOException when a server cannot be started or the setup does not settle
+     * @throws InterruptedException when interrupted while waiting
+     */
+    public static DisposableRedisSentinel start(int replicas) throws IOException, InterruptedException {
         DisposableRedisSentinel setup = new DisposableRedisSentinel();
+        setup.replicas = replicas;
         try {
             int master = LoopbackPorts.free();
             setup.startData(master, List.of());
-            setup.startData(LoopbackPorts.free(), List.of("--replicaof", "127.0.0.1", Integer.toString(master)));
+            for (int i = 0; i < replicas; i++) {
+                setup.startData(LoopbackPorts.free(), List.of("--replicaof", "127.0.0.1", Integer.toString(master)));
+            }
             for (int i = 0; i < 3; i++) {
                 setup.startSentinel(LoopbackPorts.free(), master);
             }
@@ -190,7 +208,7 @@ public final class DisposableRedisSentinel implements AutoCloseable {
     /**
      * Starts a killed node again, empty, on its port as a replica of the current master (as the
      * configuration Sentinel rewrites on a demoted node would), and waits until the master the
-     * sentinels name has a replica in sync.
+     * sentinels name has every replica in sync.
      *
      * @param port the killed node's port
      * @return {@code true} once it rejoined as a synchronised replica
@@ -218,7 +236,8 @@ public final class DisposableRedisSentinel implements AutoCloseable {
         while (System.nanoTime() < until) {
             try {
                 replication = cli(masterPort(), "info", "replication");
-                if (replication.contains("role:master") && replication.contains("state=online")) {
+                if (replication.contains("role:master")
+                        && replication.split("state=online", -1).length - 1 >= replicas) {
                     return true;
                 }
             } catch (IOException notNow) {
@@ -337,8 +356,7 @@ public final class DisposableRedisSentinel implements AutoCloseable {
     private void awaitSettled(int master) throws IOException, InterruptedException {
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() < until) {
-            if (cli(dataPorts.get(1), "info", "replication").contains("master_link_status:up")
-                    && everySentinelSeesTheWholeSetup()) {
+            if (everyReplicaIsLinked() && everySentinelSeesTheWholeSetup()) {
                 return;
             }
             Thread.sleep(100);
@@ -346,10 +364,20 @@ public final class DisposableRedisSentinel implements AutoCloseable {
         throw new IOException("the Sentinel setup around master " + master + " did not settle within 30 s");
     }
 
+    private boolean everyReplicaIsLinked() throws IOException, InterruptedException {
+        for (int port : dataPorts.subList(1, dataPorts.size())) {
+            if (!cli(port, "info", "replication").contains("master_link_status:up")) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private boolean everySentinelSeesTheWholeSetup() throws IOException, InterruptedException {
         for (int port : sentinelPorts) {
             String master = cli(port, "sentinel", "master", MASTER_NAME);
-            if (!field(master, "num-slaves").equals("1") || !field(master, "num-other-sentinels").equals("2")) {
+            if (!field(master, "num-slaves").equals(Integer.toString(replicas))
+                    || !field(master, "num-other-sentinels").equals("2")) {
                 return false;
             }
         }

@@ -45,7 +45,7 @@ public final class FaultProxy implements AutoCloseable {
 
     private final String targetHost;
 
-    private final int targetPort;
+    private volatile int targetPort;
 
     private final ServerSocket listener;
 
@@ -108,6 +108,23 @@ public final class FaultProxy implements AutoCloseable {
     public FaultProxy latency(Duration latency) {
         latencyMillis.set(latency.toMillis());
         return this;
+    }
+
+    /**
+     * Sends the connections accepted from now on to another port of the same host (a failover, as
+     * a client that reconnects to the same address sees it).
+     *
+     * @param port the new server's port
+     */
+    public void retarget(int port) {
+        targetPort = port;
+    }
+
+    /** Closes every open connection now, as a server that goes away does (FIN, not a reset). */
+    public void closeAll() {
+        for (Link link : links) {
+            link.close();
+        }
     }
 
     /** Resets every open connection now. */
@@ -243,6 +260,14 @@ public final class FaultProxy implements AutoCloseable {
         }
     }
 
+    private static void closeQuietly(Socket socket) {
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // already gone
+        }
+    }
+
     private static void resetQuietly(Socket socket) {
         try {
             socket.setSoLinger(true, 0);
@@ -288,6 +313,12 @@ public final class FaultProxy implements AutoCloseable {
         void reset() {
             resetQuietly(client);
             resetQuietly(server);
+            links.remove(this);
+        }
+
+        void close() {
+            closeQuietly(client);
+            closeQuietly(server);
             links.remove(this);
         }
 

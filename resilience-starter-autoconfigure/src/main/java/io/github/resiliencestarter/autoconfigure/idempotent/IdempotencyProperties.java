@@ -420,9 +420,9 @@ public class IdempotencyProperties implements Validator {
                 () -> instance.rollout(this)));
         checks.check("jdbc.", () -> JdbcTableName.check(jdbc.getTable()));
         checks.check("redis.", Map.of("replicas", "replica-acks", "timeout", "replica-ack-timeout"),
-                redis::toReplicaAcks);
+                () -> redis.toReplicaAcks(false));
         checks.check("encryption.", Map.of("activeKey", "active-key"), encryption::toProtection);
-        if (redis.getReplicaAcks() > 0 && !ClassUtils.isPresent(Redis.LETTUCE, null)) {
+        if (redis.asksForAcks() && !ClassUtils.isPresent(Redis.LETTUCE, null)) {
             errors.rejectValue("redis.replica-acks", "missing", "needs Lettuce (Spring Boot's default Redis "
                     + "client): the acknowledgement is Redis' WAIT, which Spring Data Redis sends only through it");
         }
@@ -515,21 +515,26 @@ public class IdempotencyProperties implements Validator {
 
         static final String LETTUCE = "io.lettuce.core.api.async.RedisAsyncCommands";
 
+        /** The value of {@code replica-acks} that asks every replica the master lists. */
+        public static final String EVERY_REPLICA = "all";
+
         /**
          * Replicas that must acknowledge every claim, completion and lease extension (Redis' WAIT)
-         * before it counts; 0 waits for none. With 1 or more, a claim a failover could lose is refused
-         * (503) instead of run, and a master left without replicas refuses every write.
+         * before it counts: "all" (every replica the master lists, so whichever one a failover
+         * promotes has it), a number, or 0 for none. Unset: "all" when the connection goes through
+         * Redis Sentinel with Lettuce, else 0. With acknowledgement, a claim a failover could lose is
+         * refused (503) instead of run, and a master left without replicas refuses every write.
          */
-        private int replicaAcks;
+        private @Nullable String replicaAcks;
 
         /** How long the master waits for those acknowledgements. */
         private Duration replicaAckTimeout = DEFAULT_REPLICA_ACK_TIMEOUT;
 
-        public int getReplicaAcks() {
+        public @Nullable String getReplicaAcks() {
             return replicaAcks;
         }
 
-        public void setReplicaAcks(int replicaAcks) {
+        public void setReplicaAcks(@Nullable String replicaAcks) {
             this.replicaAcks = replicaAcks;
         }
 
@@ -541,13 +546,37 @@ public class IdempotencyProperties implements Validator {
             this.replicaAckTimeout = replicaAckTimeout;
         }
 
+        /** @return whether {@code replica-acks} is set to something else than 0 */
+        boolean asksForAcks() {
+            return replicaAcks != null && !replicaAcks.isBlank() && !replicaAcks.trim().equals("0");
+        }
+
+        /** @return whether {@code replica-acks} is set at all: unset, the topology decides */
+        public boolean isReplicaAcksSet() {
+            return replicaAcks != null && !replicaAcks.isBlank();
+        }
+
         /**
          * The engine setting these properties describe.
          *
+         * @param sentinel whether the connection goes through Redis Sentinel with Lettuce, which
+         *     makes "all" the default
          * @return the acknowledgement each write waits for
          */
-        public RedisReplicaAcks toReplicaAcks() {
-            return replicaAcks == 0 ? RedisReplicaAcks.NONE : new RedisReplicaAcks(replicaAcks, replicaAckTimeout);
+        public RedisReplicaAcks toReplicaAcks(boolean sentinel) {
+            String set = replicaAcks;
+            String value = set != null && !set.isBlank() ? set.trim() : sentinel ? EVERY_REPLICA : "0";
+            if (value.equalsIgnoreCase(EVERY_REPLICA)) {
+                return RedisReplicaAcks.everyReplica(replicaAckTimeout);
+            }
+            int replicas;
+            try {
+                replicas = Integer.parseInt(value);
+            } catch (NumberFormatException notANumber) {
+                throw new InvalidSettingException("replicas", "must be all, or a number of replicas (0 for none),",
+                        value);
+            }
+            return replicas == 0 ? RedisReplicaAcks.NONE : new RedisReplicaAcks(replicas, replicaAckTimeout);
         }
     }
 

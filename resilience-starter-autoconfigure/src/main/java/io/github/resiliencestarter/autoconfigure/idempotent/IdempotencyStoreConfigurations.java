@@ -34,6 +34,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.util.ClassUtils;
 
 /**
  * One configuration per built-in idempotency store, imported in order of preference by
@@ -66,15 +67,26 @@ final class IdempotencyStoreConfigurations {
         RedisIdempotencyStore idempotencyStore(RedisConnectionFactory connectionFactory,
                 IdempotencyProperties properties, Environment environment,
                 ObjectProvider<RedisClusterConfiguration> clusterConfiguration) {
-            RedisReplicaAcks acks = properties.getRedis().toReplicaAcks();
+            IdempotencyProperties.Redis redis = properties.getRedis();
+            boolean lettuce = ClassUtils.isPresent(IdempotencyProperties.Redis.LETTUCE, null);
+            boolean sentinel = environment.containsProperty("spring.data.redis.sentinel.master")
+                    || (lettuce && LettuceTopology.isSentinel(connectionFactory));
+            // on by default through Sentinel: a routine maintenance failover must not run keys twice
+            RedisReplicaAcks acks = redis.toReplicaAcks(sentinel && lettuce);
+            if (sentinel && !lettuce && !redis.isReplicaAcksSet()) {
+                log.warn("Idempotency store: redis through Sentinel without Lettuce, so no write waits for replicas "
+                        + "(Redis' WAIT is sent through Lettuce only): a failover may run a key a second time. Use "
+                        + "Lettuce, Spring Boot's default client, or set resilience.idempotent.redis.replica-acks=0 "
+                        + "to say this is meant (docs/idempotency.md).");
+            }
             if (acks.required() && (environment.containsProperty("spring.data.redis.cluster.nodes")
                     || clusterConfiguration.getIfAvailable() != null)) {
                 throw new IllegalStateException("resilience.idempotent.redis.replica-acks is not offered on Redis "
                         + "Cluster: WAIT would reach some node, not the master of the key. Set it to 0, or use the "
                         + "JDBC store where a failover must never duplicate (docs/idempotency.md).");
             }
-            log.info(acks.required() ? "Idempotency store: redis, each write acknowledged by " + acks.replicas()
-                    + " replica(s) within " + acks.timeout().toMillis() + " ms" : "Idempotency store: redis");
+            log.info(acks.required() ? "Idempotency store: redis, each write acknowledged by " + acks.describe()
+                    + " within " + acks.timeout().toMillis() + " ms" : "Idempotency store: redis");
             return new RedisIdempotencyStore(connectionFactory, acks);
         }
     }

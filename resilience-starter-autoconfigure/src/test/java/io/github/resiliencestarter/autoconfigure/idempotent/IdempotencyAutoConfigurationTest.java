@@ -31,6 +31,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisSentinelConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.http.ResponseEntity;
 
 @ExtendWith(OutputCaptureExtension.class)
@@ -86,6 +88,46 @@ class IdempotencyAutoConfigurationTest {
                 });
         runner.withBean(RedisConnectionFactory.class, StoreFixtures::newRedisConnectionFactory).run(context ->
                 assertThat(context.getBean(IdempotencyStore.class).claim(claim).owned()).isTrue());
+    }
+
+    /** A factory that finds its master through Sentinel; nothing connects until a command is sent. */
+    private static LettuceConnectionFactory sentinelFactory() {
+        LettuceConnectionFactory factory = new LettuceConnectionFactory(
+                new RedisSentinelConfiguration().master("resilience").sentinel("127.0.0.1", 26379));
+        factory.afterPropertiesSet();
+        return factory;
+    }
+
+    @Test
+    void I3_throughSentinelEveryReplicaAcknowledgesByDefault_zeroTurnsItOff(CapturedOutput output) {
+        runner.withBean(RedisConnectionFactory.class, IdempotencyAutoConfigurationTest::sentinelFactory)
+                .run(context -> {
+                    assertThat(context.getBean(IdempotencyStore.class)).isInstanceOf(RedisIdempotencyStore.class);
+                    assertThat(output.getOut())
+                            .contains("Idempotency store: redis, each write acknowledged by every replica within 250 ms");
+                });
+        runner.withBean(RedisConnectionFactory.class, IdempotencyAutoConfigurationTest::sentinelFactory)
+                .withPropertyValues("resilience.idempotent.redis.replica-acks=0")
+                .run(context -> {
+                    context.getBean(IdempotencyStore.class);
+                    assertThat(output.getOut()).containsOnlyOnce("each write acknowledged by")
+                            .contains("Idempotency store: redis\n".translateEscapes());
+                });
+        // a standalone master has no failover to survive: nothing is waited for unless asked
+        runner.withBean(RedisConnectionFactory.class, StoreFixtures::newRedisConnectionFactory)
+                .withPropertyValues("resilience.idempotent.redis.replica-acks=all",
+                        "resilience.idempotent.redis.replica-ack-timeout=50ms")
+                .run(context -> assertThatThrownBy(() -> context.getBean(IdempotencyStore.class).claim(
+                        new Claim("idem:acks:" + UUID.randomUUID(), "Orders.create", "fp", "owner", 5_000, 60_000)))
+                        .isInstanceOf(IdempotencyStoreException.class)
+                        .hasMessageContaining("acknowledged by 0 of 1 replicas (every replica the master lists)"));
+    }
+
+    @Test
+    void I3_aReplicaAckCountThatIsNeitherAllNorANumberFailsTheStartNamingTheProperty() {
+        runner.withPropertyValues("resilience.idempotent.redis.replica-acks=most").run(context -> assertThat(context)
+                .hasFailed().getFailure().hasStackTraceContaining("resilience.idempotent.redis.replica-acks")
+                .hasStackTraceContaining("must be all, or a number of replicas"));
     }
 
     @Test

@@ -13,6 +13,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessException;
@@ -20,8 +21,6 @@ import org.springframework.dao.InvalidDataAccessApiUsageException;
 import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.RedisCallback;
-import org.springframework.data.redis.core.RedisOperations;
-import org.springframework.data.redis.core.SessionCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
@@ -42,7 +41,7 @@ import org.springframework.data.redis.core.script.RedisScript;
  * business commit and before completion, the claim is taken over after its lease and a duplicate
  * may execute again; defend the business write itself (a unique business key), as the sample does.
  */
-public class RedisIdempotencyStore implements IdempotencyStore {
+public class RedisIdempotencyStore implements IdempotencyStore, AutoCloseable {
 
     private static final RedisScript<String> CLAIM = script("claim", String.class);
 
@@ -55,6 +54,9 @@ public class RedisIdempotencyStore implements IdempotencyStore {
     private final StringRedisTemplate redis;
 
     private final RedisReplicaAcks acks;
+
+    /** Opened on the first acknowledged write, when the application's client has started. */
+    private volatile @Nullable LettuceAcknowledgedWrites acknowledgedWrites;
 
     /** Lease extensions per pipeline: one round trip, and Redis holds no per-key lock to stall one of them. */
     private static final int LEASE_BATCH = 256;
@@ -113,7 +115,7 @@ public class RedisIdempotencyStore implements IdempotencyStore {
     public ClaimResult claim(Claim claim) {
         // the record never outlives its TTL, even while a long lease runs
         long lease = Math.max(1, Math.min(claim.leaseMillis(), claim.ttlMillis()));
-        Acknowledged<String> written = write(CLAIM, claim.key(), claim.ownerToken(),
+        ReplicaAcknowledgement<String> written = write(CLAIM, claim.key(), claim.ownerToken(),
                 Long.toString(lease), Long.toString(claim.ttlMillis()), claim.fingerprint(),
                 RedisRecordFormat.escapeName(claim.name()));
         String answer = written.answer();
@@ -123,7 +125,7 @@ public class RedisIdempotencyStore implements IdempotencyStore {
         if ((answer.equals("1") || answer.equals("2")) && !written.enough()) {
             // run on it and a failover may promote a replica that never saw it: a duplicate would run again
             releaseQuietly(claim.key(), claim.ownerToken());
-            throw written.refusal("claim");
+            throw refusal("claim", written);
         }
         return switch (answer) {
             case "1" -> ClaimResult.claimed();
@@ -235,10 +237,10 @@ public class RedisIdempotencyStore implements IdempotencyStore {
         }
     }
 
-    private static <T> T acknowledged(String what, Acknowledged<T> written) {
+    private <T> T acknowledged(String what, ReplicaAcknowledgement<T> written) {
         if (!written.enough()) {
             // not durable through a failover: the settlement retries it
-            throw written.refusal(what);
+            throw refusal(what, written);
         }
         T answer = written.answer();
         if (answer == null) {
@@ -249,35 +251,45 @@ public class RedisIdempotencyStore implements IdempotencyStore {
     }
 
     /**
-     * Runs a script and, when replicas must acknowledge it, {@code WAIT} on the same connection
-     * (a session binds one connection to both).
+     * Runs a script and, when replicas must acknowledge it, {@code WAIT} after it on the
+     * acknowledged writes' own connection.
      */
-    private <T> Acknowledged<T> write(RedisScript<T> script, String key, String... args) {
+    private <T> ReplicaAcknowledgement<T> write(RedisScript<T> script, String key, String... args) {
         if (!acks.required()) {
-            return new Acknowledged<>(call(() -> redis.execute(script, List.of(key), (Object[]) args)), 0, acks);
+            return ReplicaAcknowledgement.notAsked(call(() -> redis.execute(script, List.of(key), (Object[]) args)));
         }
-        return call(() -> redis.execute(new SessionCallback<Acknowledged<T>>() {
-            @Override
-            public <K, V> Acknowledged<T> execute(RedisOperations<K, V> operations) {
-                T answer = redis.execute(script, List.of(key), (Object[]) args);
-                Long replicas = redis.execute((RedisCallback<Long>) connection ->
-                        LettuceReplicaWait.await(connection, acks));
-                return new Acknowledged<>(answer, replicas == null ? 0 : replicas, acks);
-            }
-        }));
+        return acknowledgedWrites().write(script, key, args);
     }
 
-    /** A script's answer and how many replicas acknowledged the write. */
-    private record Acknowledged<T>(@Nullable T answer, long replicas, RedisReplicaAcks acks) {
-
-        boolean enough() {
-            return replicas >= acks.replicas();
+    private LettuceAcknowledgedWrites acknowledgedWrites() {
+        LettuceAcknowledgedWrites writes = acknowledgedWrites;
+        if (writes != null) {
+            return writes;
         }
+        synchronized (this) {
+            if (acknowledgedWrites == null) {
+                acknowledgedWrites = LettuceAcknowledgedWrites.on(
+                        Objects.requireNonNull(redis.getConnectionFactory(), "the template's connection factory"), acks);
+            }
+            return acknowledgedWrites;
+        }
+    }
 
-        IdempotencyStoreException refusal(String what) {
-            return new IdempotencyStoreException("Redis " + what + " acknowledged by " + replicas + " of "
-                    + acks.replicas() + " replicas within " + acks.timeout().toMillis() + " ms: the master may be "
-                    + "failing over, and a write it alone holds can be lost", null);
+    private IdempotencyStoreException refusal(String what, ReplicaAcknowledgement<?> written) {
+        String why = written.unacknowledged() != null ? written.unacknowledged()
+                : "acknowledged by " + written.replicas() + " of " + written.required() + " replicas"
+                        + (acks.replicas() == RedisReplicaAcks.EVERY_REPLICA ? " (every replica the master lists)" : "")
+                        + " within " + acks.timeout().toMillis() + " ms";
+        return new IdempotencyStoreException("Redis " + what + " not acknowledged: " + why + "; the master may be "
+                + "failing over, and a write it alone holds can be lost", null);
+    }
+
+    /** Closes the acknowledged writes' connection, if one was opened. */
+    @Override
+    public void close() {
+        LettuceAcknowledgedWrites writes = acknowledgedWrites;
+        if (writes != null) {
+            writes.close();
         }
     }
 

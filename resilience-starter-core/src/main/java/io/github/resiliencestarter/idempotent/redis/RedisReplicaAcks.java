@@ -11,13 +11,17 @@ import java.util.Objects;
  * would run again. A completion or lease extension not acknowledged counts as failed, so the
  * settlement retries it until a master with replicas takes it.
  *
- * @param replicas replicas that must acknowledge; 0 sends no {@code WAIT}
+ * @param replicas replicas that must acknowledge; 0 sends no {@code WAIT}; {@link #EVERY_REPLICA}
+ *     every replica the master lists
  * @param timeout how long the master waits for them
  */
 public record RedisReplicaAcks(int replicas, Duration timeout) {
 
     /** No acknowledgement: a write counts once the master answered. */
     public static final RedisReplicaAcks NONE = new RedisReplicaAcks(0, Duration.ZERO);
+
+    /** The {@code replicas} that stands for every replica the master has (at least one). */
+    public static final int EVERY_REPLICA = Integer.MAX_VALUE;
 
     /**
      * Checks the values.
@@ -34,6 +38,22 @@ public record RedisReplicaAcks(int replicas, Duration timeout) {
             // WAIT with 0 blocks until the replicas answer, however long that takes
             throw new InvalidSettingException("timeout", "must be positive when replicas must acknowledge", timeout);
         }
+    }
+
+    /**
+     * Every replica the master lists must acknowledge each write, whichever of them a failover
+     * promotes; a master without replicas acknowledges nothing.
+     *
+     * @param timeout how long the master waits for them
+     * @return the setting
+     */
+    public static RedisReplicaAcks everyReplica(Duration timeout) {
+        return new RedisReplicaAcks(EVERY_REPLICA, timeout);
+    }
+
+    /** @return what must acknowledge, as a message says it */
+    public String describe() {
+        return replicas == EVERY_REPLICA ? "every replica" : replicas + " replica(s)";
     }
 
     /** @return whether writes wait for replicas */

@@ -119,10 +119,11 @@ class IdempotencySimulationTest {
     }
 
     /**
-     * The acknowledgement the Redis store is to adopt on a replicated setup (issue 45, item 5), on a
+     * The acknowledgement the Redis store makes on a replicated setup (issue 45, item 5), on a
      * master with two replicas through Sentinel failovers: {@code WAIT} for every replica after a
-     * claim and a completion, on a connection that fails, never re-sends, what it had not been
-     * answered when it broke. A thousand fixed seeds, every one of which held (docs/testing.md has
+     * claim and a completion, never counted across a reconnect (the store's connection re-sends,
+     * but an answer after a reconnect is not an acknowledgement, which is what "never re-sends"
+     * models). A thousand fixed seeds, every one of which held (docs/testing.md has
      * what the weaker policies ran into). {@code -Dresilience.simulation.acks=1} (or {@code none},
      * {@code 2}, {@code 2,noresend}, {@code 2,extensions,noresend}) explores a policy instead, for
      * the budget, from a new base seed, and stops at its first violation with the seed and trace.

@@ -25,6 +25,9 @@ final class History {
 
     final List<Answer> answers = new ArrayList<>();
 
+    /** What a run's own work saw go wrong: a downstream call sent under another call's key. */
+    final List<String> violations = new ArrayList<>();
+
     /** Per owner token, when its node last sent a completion or release: until then it held the key. */
     final java.util.Map<String, Long> lastSettleTry = new java.util.HashMap<>();
 

@@ -16,6 +16,9 @@ import java.util.stream.Collectors;
  *       transaction: the lease of an owner that could not keep it (cut off from the store, paused,
  *       crashed, the store frozen or losing messages between its start and the second run's) was
  *       taken over. A node never runs a key again while it still holds that key's settlement;</li>
+ *   <li><b>each downstream call under its own key</b>: a call of retried work is never sent
+ *       under the key another call of the same execution derived (a downstream would replay the
+ *       other call's answer, and this one would never be made);</li>
  *   <li><b>one answer</b>: every success answered for a key is the same value, the value of a run
  *       of that key (so no replay crosses a scope, whose stored keys differ);</li>
  *   <li><b>nothing blocked forever</b>: once the faults are over, a probe of each key succeeds (a
@@ -32,7 +35,7 @@ final class Invariants {
     }
 
     static List<String> check(Schedule schedule, History history) {
-        List<String> violations = new ArrayList<>();
+        List<String> violations = new ArrayList<>(history.violations);
         Map<String, List<History.Effect>> effects = history.effects.stream()
                 .collect(Collectors.groupingBy(History.Effect::storedKey, LinkedHashMap::new, Collectors.toList()));
         Set<String> excusedKeys = new java.util.HashSet<>();
@@ -49,9 +52,11 @@ final class Invariants {
                     excusedKeys.add(key);
                     continue;
                 }
+                boolean sameRun = first.owner().equals(again.owner());
                 violations.add("at most once: " + key + " ran again at " + again.at() / 1_000_000 + " ms on "
                         + again.life() + " (first at " + first.at() / 1_000_000 + " ms on " + first.life()
-                        + (heldItself ? ", which still held its settlement" : ", its owner unimpaired") + ")");
+                        + (sameRun ? ", in the same execution: a retry after its commit"
+                                : heldItself ? ", which still held its settlement" : ", its owner unimpaired") + ")");
             }
         });
         Map<String, List<String>> values = new LinkedHashMap<>();

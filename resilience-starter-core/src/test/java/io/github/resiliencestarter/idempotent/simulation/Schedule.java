@@ -33,7 +33,15 @@ final class Schedule {
          * A Sentinel failover of a replicated store (only with {@link #replicated}): the old master
          * takes writes until demoted, the other replica follows it until reconfigured.
          */
-        FAILOVER
+        FAILOVER,
+        /**
+         * Retried work, in the shapes of issue 45's items 3 and 4: a blocking call reserves two
+         * order lines through a retried client whose downstream keys derive from each call's place
+         * (replies lost at random, so calls are retried), then commits the order inside a retry
+         * nested in the method's own retry, with the commit marker as the JDBC store sets it, and a
+         * read after the commit that may time out.
+         */
+        RETRIES
     }
 
     /** One request: a duplicate of {@code key} as {@code scope} sent to {@code node}. */
@@ -55,6 +63,9 @@ final class Schedule {
 
     /** Whether an asynchronous call's future is cancelled at its deadline. */
     final boolean cancels;
+
+    /** Whether a blocking call's work is {@link Fault#RETRIES retried work} (asked for, and an even seed). */
+    final boolean retries;
 
     /** A master with two replicas under Sentinel instead of one master, and how the client acknowledges. */
     final boolean replicated;
@@ -125,7 +136,10 @@ final class Schedule {
         List<Fault> allowed = new ArrayList<>(kinds);
         allowed.remove(Fault.CANCEL);
         allowed.remove(Fault.FAILOVER);
+        allowed.remove(Fault.RETRIES);
         cancels = kinds.contains(Fault.CANCEL);
+        // every other seed, so a run of all kinds covers both shapes of work
+        retries = kinds.contains(Fault.RETRIES) && (seed & 1) == 0;
         int faultCount = allowed.isEmpty() ? 0 : random.nextInt(4);
         long lastFault = 0;
         for (int f = 0; f < faultCount; f++) {
@@ -160,6 +174,18 @@ final class Schedule {
         horizon = probeAt + ms(30_000);
     }
 
+    /**
+     * A draw of retried work that depends on the seed, the request and the step only, so it is the
+     * same whichever order the simulated threads take their turns in.
+     *
+     * @param request the request's id
+     * @param step the how-manieth draw of that request's work
+     * @return a number in [0, 1)
+     */
+    double draw(int request, int step) {
+        return new SplittableRandom(seed * 1_000_003L + request * 7_919L + step).nextDouble();
+    }
+
     static long ms(long millis) {
         return TimeUnit.MILLISECONDS.toNanos(millis);
     }
@@ -170,7 +196,7 @@ final class Schedule {
                 + config.leaseMargin().toMillis() + "ms wait=" + config.waitTimeout().toMillis() + "ms settle="
                 + config.settleLimit().toMillis() + "ms keep=" + config.keepLimit().toMillis() + "ms "
                 + config.onInProgress() + " commandTimeout=" + commandTimeoutMillis + "ms"
-                + (replicated ? " replicated, " + acks + ", failovers=" + failovers + " reconfigured after "
+                + (retries ? " retried work" : "") + (replicated ? " replicated, " + acks + ", failovers=" + failovers + " reconfigured after "
                         + reconfigureAfter : "") + "\n  requests=" + requests + "\n  faults: " + faults;
     }
 }

@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.idempotent.simulation;
 
 import io.github.resiliencestarter.context.Deadline;
+import io.github.resiliencestarter.context.IdempotentExecution;
 import io.github.resiliencestarter.context.TimeSource;
 import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
@@ -10,7 +11,14 @@ import io.github.resiliencestarter.core.Scheduler;
 import io.github.resiliencestarter.idempotent.IdempotentCall;
 import io.github.resiliencestarter.idempotent.IdempotentExecutor;
 import io.github.resiliencestarter.idempotent.IdempotentResult;
+import io.github.resiliencestarter.idempotent.jdbc.IdempotentAttemptCommittedException;
 import io.github.resiliencestarter.idempotent.support.Fastjson2ResponseCodec;
+import io.github.resiliencestarter.retry.Retrier;
+import io.github.resiliencestarter.retry.RetryConfig;
+import io.github.resiliencestarter.retry.RetryableException;
+import io.github.resiliencestarter.retry.backoff.FixedBackOff;
+import io.github.resiliencestarter.retry.backoff.Jitters;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,6 +63,9 @@ final class SimRun {
             "IdempotencyInProgressException");
 
     private int effects;
+
+    /** The downstream of retried work: each key it was sent under, and the order line it reserved for it. */
+    private final Map<String, Integer> downstream = new java.util.HashMap<>();
 
     private final int[] probeRetries;
 
@@ -172,7 +183,8 @@ final class SimRun {
                         long started = kernel.nowNanos();
                         String owner = owner();
                         kernel.sleep(request.workMillis());
-                        return effect(call.storedKey(), life, owner, started);
+                        return schedule.retries ? retriedWork(request, call, life, owner, started)
+                                : effect(call.storedKey(), life, owner, started);
                     }, () -> replayed.set(true));
                     answered(request, call, life, sent, result.value(), replayed.get(), null, probe);
                 } catch (Throwable failure) {
@@ -206,6 +218,57 @@ final class SimRun {
                         ? "connection reset" : cause.getClass().getSimpleName(), probe);
             }
         });
+    }
+
+    /**
+     * {@link Schedule.Fault#RETRIES Retried work}: two order lines reserved through a retried
+     * client, each under the key derived from its call's place (a downstream that has seen a key
+     * answers what it did for it); then the order committed in a retry nested in the method's own,
+     * the commit being the run's effect and marked as the JDBC store marks it, and a read after it
+     * that may time out. A second attempt's commit is refused as the JDBC store's guard refuses it.
+     */
+    private String retriedWork(Schedule.Request request, IdempotentCall call, SimKernel.Life life, String owner,
+            long started) throws Throwable {
+        IdempotentExecution execution = java.util.Objects.requireNonNull(
+                TraceContextHolder.current().idempotentExecution(), "the work runs in its idempotent execution");
+        int[] step = {0};
+        // the probes after every fault are a client's last word: their calls do not fail at random
+        double lost = request.id() < schedule.requests.size() ? 0.3 : 0;
+        Retrier inventory = retrier("Inventory.reserve", 3);
+        for (int line = 1; line <= 2; line++) {
+            int wanted = line;
+            inventory.call(() -> {
+                String key = call.storedKey() + "#" + execution.nextOutboundPlace(TraceContextHolder.current());
+                Integer reserved = downstream.putIfAbsent(key, wanted);
+                if (reserved != null && reserved != wanted) {
+                    history.violations.add("each downstream call under its own key: line " + wanted + " of "
+                            + call.storedKey() + " was sent under the key of line " + reserved + " (" + key + ")");
+                }
+                if (schedule.draw(request.id(), step[0]++) < lost) {
+                    throw new RetryableException("READ_TIMED_OUT", "the reservation's reply was lost");
+                }
+                return null;
+            });
+        }
+        return retrier("Orders.create", 2).call(() -> retrier("Orders.save", 3).call(() -> {
+            TraceContext current = TraceContextHolder.current();
+            if (execution.isRepeatedAttempt(current)) {
+                throw new IdempotentAttemptCommittedException(execution.committedAttempt(), current.attempt());
+            }
+            String value = effect(call.storedKey(), life, owner, started);
+            execution.recordCommit(current);
+            if (schedule.draw(request.id(), step[0]++) < lost) {
+                throw new RetryableException("READ_TIMED_OUT", "the read after the commit timed out");
+            }
+            return value;
+        }));
+    }
+
+    /** A retrier on simulated time, with no jitter: its waits are the kernel's. */
+    private Retrier retrier(String name, int attempts) {
+        return Retrier.builder(name, RetryConfig.custom().backOff(new FixedBackOff(Duration.ofMillis(20)))
+                .jitter(Jitters.none()).maxAttempts(attempts).build()).timeSource(time)
+                .sleeper(nanos -> kernel.sleep(TimeUnit.NANOSECONDS.toMillis(nanos))).build();
     }
 
     private String effect(String storedKey, SimKernel.Life life, String owner, long started) {

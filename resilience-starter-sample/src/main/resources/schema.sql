@@ -10,7 +10,10 @@ CREATE TABLE IF NOT EXISTS orders (
   version     INT            NOT NULL,
   created_at  TIMESTAMP(3)   NOT NULL,
   updated_at  TIMESTAMP(3)   NOT NULL,
-  CONSTRAINT uk_orders_order_no UNIQUE (order_no)
+  -- not unique, on purpose: @Idempotent alone keeps one order per number, and the end-to-end
+  -- tests count the rows per number to prove it (docs/decisions.md). A service of your own
+  -- should make it unique as well (docs/idempotency.md, the Redis store's crash window).
+  INDEX idx_orders_order_no (order_no)
 );
 
 CREATE TABLE IF NOT EXISTS stock (

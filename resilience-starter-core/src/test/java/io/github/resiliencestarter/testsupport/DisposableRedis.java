@@ -22,13 +22,16 @@ public final class DisposableRedis implements AutoCloseable {
 
     private final Path dir;
 
+    private final boolean durable;
+
     private Process process;
 
     private LettuceConnectionFactory clientFactory;
 
-    private DisposableRedis(int port, Path dir) {
+    private DisposableRedis(int port, Path dir, boolean durable) {
         this.port = port;
         this.dir = dir;
+        this.durable = durable;
     }
 
     /**
@@ -38,7 +41,23 @@ public final class DisposableRedis implements AutoCloseable {
      * @throws IOException when it cannot be started
      */
     public static DisposableRedis start() throws IOException {
-        DisposableRedis redis = new DisposableRedis(LoopbackPorts.free(), Files.createTempDirectory("disposable-redis"));
+        return start(false);
+    }
+
+    /**
+     * Starts a new server that keeps every write it acknowledged through a kill: an append-only
+     * file synced before each reply ({@code appendfsync always}), read again when it restarts.
+     *
+     * @return the running server
+     * @throws IOException when it cannot be started
+     */
+    public static DisposableRedis startDurable() throws IOException {
+        return start(true);
+    }
+
+    private static DisposableRedis start(boolean durable) throws IOException {
+        DisposableRedis redis = new DisposableRedis(LoopbackPorts.free(), Files.createTempDirectory("disposable-redis"),
+                durable);
         redis.resume();
         return redis;
     }
@@ -74,7 +93,8 @@ public final class DisposableRedis implements AutoCloseable {
     public void resume() throws IOException {
         String binary = findBinary();
         process = new ProcessBuilder(binary, "--port", Integer.toString(port), "--bind", "127.0.0.1", "--save", "",
-                "--appendonly", "no", "--dir", dir.toString()).redirectErrorStream(true)
+                "--appendonly", durable ? "yes" : "no", "--appendfsync", "always", "--dir", dir.toString())
+                .redirectErrorStream(true)
                 .redirectOutput(dir.resolve("redis.log").toFile()).start();
         try {
             LoopbackPorts.awaitListening(port, "redis-server", Duration.ofSeconds(10));

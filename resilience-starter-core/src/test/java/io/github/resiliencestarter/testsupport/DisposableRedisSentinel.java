@@ -6,7 +6,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.springframework.data.redis.connection.RedisNode;
 import org.springframework.data.redis.connection.RedisSentinelConfiguration;
@@ -15,7 +18,10 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 
 /**
  * A Redis Sentinel setup of a test's own: one master, one replica or more and three sentinels (quorum 2)
- * on loopback ports, which the test may fail over, freeze or kill. Needs {@code redis-server} (run
+ * on loopback ports, which the test may fail over, freeze or kill. Started {@linkplain
+ * #startProxied(int) proxied}, every data node sits behind a {@link FaultProxy} of its own and
+ * announces the proxy's port, so clients, sentinels and replicas all reach it through the proxy,
+ * which the test may reset or stall. Needs {@code redis-server} (run
  * with {@code --sentinel} for the sentinels, as Debian's {@code redis-sentinel} does) and
  * {@code redis-cli}, which {@code scripts/test.sh} installs; fails loudly otherwise.
  */
@@ -31,6 +37,12 @@ public final class DisposableRedisSentinel implements AutoCloseable {
     private final List<Process> dataProcesses = new ArrayList<>();
 
     private final List<Integer> sentinelPorts = new ArrayList<>();
+
+    /** Per data node's announced port, when proxied: the proxy in front of it. */
+    private final Map<Integer, FaultProxy> proxies = new LinkedHashMap<>();
+
+    /** Per data node's announced port, when proxied: the port the server itself listens on. */
+    private final Map<Integer, Integer> serverPorts = new LinkedHashMap<>();
 
     private int replicas = 1;
 
@@ -59,13 +71,33 @@ public final class DisposableRedisSentinel implements AutoCloseable {
      * @throws InterruptedException when interrupted while waiting
      */
     public static DisposableRedisSentinel start(int replicas) throws IOException, InterruptedException {
+        return start(replicas, false);
+    }
+
+    /**
+     * Starts the master, {@code replicas} replicas and three sentinels, each data node behind a
+     * fault proxy of its own, whose port it announces; waits until every sentinel sees every
+     * replica and the two other sentinels.
+     *
+     * @param replicas how many replicas
+     * @return the running setup
+     * @throws IOException when a server cannot be started or the setup does not settle
+     * @throws InterruptedException when interrupted while waiting
+     */
+    public static DisposableRedisSentinel startProxied(int replicas) throws IOException, InterruptedException {
+        return start(replicas, true);
+    }
+
+    private static DisposableRedisSentinel start(int replicas, boolean proxied)
+            throws IOException, InterruptedException {
         DisposableRedisSentinel setup = new DisposableRedisSentinel();
         setup.replicas = replicas;
         try {
-            int master = LoopbackPorts.free();
+            int master = setup.newDataPort(proxied);
             setup.startData(master, List.of());
             for (int i = 0; i < replicas; i++) {
-                setup.startData(LoopbackPorts.free(), List.of("--replicaof", "127.0.0.1", Integer.toString(master)));
+                setup.startData(setup.newDataPort(proxied),
+                        List.of("--replicaof", "127.0.0.1", Integer.toString(master)));
             }
             for (int i = 0; i < 3; i++) {
                 setup.startSentinel(LoopbackPorts.free(), master);
@@ -76,6 +108,42 @@ public final class DisposableRedisSentinel implements AutoCloseable {
             setup.close();
             throw ex;
         }
+    }
+
+    /** A port for a new data node: its own, or that of a new proxy in front of it. */
+    private int newDataPort(boolean proxied) throws IOException {
+        int server = LoopbackPorts.free();
+        if (!proxied) {
+            return server;
+        }
+        FaultProxy proxy = FaultProxy.to("127.0.0.1", server);
+        proxies.put(proxy.port(), proxy);
+        serverPorts.put(proxy.port(), server);
+        return proxy.port();
+    }
+
+    /** The port to reach a data node on directly, past its proxy: how this class asks it questions. */
+    private int direct(int port) {
+        return serverPorts.getOrDefault(port, port);
+    }
+
+    /**
+     * The fault proxy in front of a data node, when started proxied.
+     *
+     * @param port the node's announced port (as {@link #masterPort()} names it)
+     * @return its proxy
+     */
+    public FaultProxy proxy(int port) {
+        FaultProxy proxy = proxies.get(port);
+        if (proxy == null) {
+            throw new IllegalArgumentException("no proxy in front of port " + port + " (started proxied?)");
+        }
+        return proxy;
+    }
+
+    /** @return the fault proxies in front of the data nodes, when started proxied; else none */
+    public Collection<FaultProxy> proxies() {
+        return proxies.values();
     }
 
     /** @return the sentinels as {@code host:port} */
@@ -108,7 +176,7 @@ public final class DisposableRedisSentinel implements AutoCloseable {
      * @throws InterruptedException when interrupted while waiting
      */
     public int masterPort() throws IOException, InterruptedException {
-        String answer = cli(sentinelPorts.get(0), "sentinel", "get-master-addr-by-name", MASTER_NAME);
+        String answer = RedisCli.call(sentinelPorts.get(0), "sentinel", "get-master-addr-by-name", MASTER_NAME);
         String[] lines = answer.trim().split("\\R");
         return Integer.parseInt(lines[lines.length - 1].trim());
     }
@@ -123,7 +191,7 @@ public final class DisposableRedisSentinel implements AutoCloseable {
      */
     public int failover() throws IOException, InterruptedException {
         int former = masterPort();
-        String answer = cli(sentinelPorts.get(0), "sentinel", "failover", MASTER_NAME);
+        String answer = RedisCli.call(sentinelPorts.get(0), "sentinel", "failover", MASTER_NAME);
         if (!answer.trim().equals("OK")) {
             throw new IOException("SENTINEL FAILOVER refused: " + answer.trim());
         }
@@ -158,7 +226,7 @@ public final class DisposableRedisSentinel implements AutoCloseable {
         long until = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < until) {
             try {
-                if (cli(port, "info", "replication").contains("role:" + role)) {
+                if (RedisCli.call(direct(port), "info", "replication").contains("role:" + role)) {
                     return true;
                 }
             } catch (IOException notNow) {
@@ -181,11 +249,11 @@ public final class DisposableRedisSentinel implements AutoCloseable {
     public int freezeMaster(Duration pause) throws IOException, InterruptedException {
         int port = masterPort();
         Process master = dataProcesses.get(dataPorts.indexOf(port));
-        signal("STOP", master);
+        RedisCli.signal("STOP", master);
         try {
             Thread.sleep(pause.toMillis());
         } finally {
-            signal("CONT", master);
+            RedisCli.signal("CONT", master);
         }
         return port;
     }
@@ -231,11 +299,23 @@ public final class DisposableRedisSentinel implements AutoCloseable {
         startData(port, List.of("--replicaof", "127.0.0.1", Integer.toString(master)));
         // the sentinels may still reshuffle roles while they finish the failover: what counts is
         // that the master they name ends up with a replica in sync
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        return awaitReplicasInSync(Duration.ofSeconds(60));
+    }
+
+    /**
+     * Waits until the master the sentinels name reports itself a master with every replica online.
+     *
+     * @param timeout how long to wait
+     * @return {@code true}
+     * @throws IOException when that does not happen within the timeout
+     * @throws InterruptedException when interrupted while waiting
+     */
+    public boolean awaitReplicasInSync(Duration timeout) throws IOException, InterruptedException {
+        long until = System.nanoTime() + timeout.toNanos();
         String replication = "";
         while (System.nanoTime() < until) {
             try {
-                replication = cli(masterPort(), "info", "replication");
+                replication = RedisCli.call(direct(masterPort()), "info", "replication");
                 if (replication.contains("role:master")
                         && replication.split("state=online", -1).length - 1 >= replicas) {
                     return true;
@@ -245,7 +325,7 @@ public final class DisposableRedisSentinel implements AutoCloseable {
             }
             Thread.sleep(100);
         }
-        throw new IOException("no master with a replica in sync within 60 s of restarting " + port + ": "
+        throw new IOException("no master with every replica in sync within " + timeout + ": "
                 + replication.replaceAll("\\R", " "));
     }
 
@@ -263,7 +343,7 @@ public final class DisposableRedisSentinel implements AutoCloseable {
         while (System.nanoTime() < until) {
             boolean agreed = true;
             for (int port : sentinelPorts) {
-                last = cli(port, "sentinel", "master", MASTER_NAME);
+                last = RedisCli.call(port, "sentinel", "master", MASTER_NAME);
                 if (!field(last, "port").equals(Integer.toString(master)) || field(last, "flags").contains("failover")) {
                     agreed = false;
                     break;
@@ -301,15 +381,9 @@ public final class DisposableRedisSentinel implements AutoCloseable {
         return false;
     }
 
-    private static void signal(String name, Process process) throws IOException, InterruptedException {
-        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).start();
-        if (!kill.waitFor(5, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-            throw new IOException("kill -" + name + " " + process.pid() + " failed");
-        }
-    }
-
     @Override
     public void close() {
+        proxies.values().forEach(FaultProxy::close);
         processes.forEach(Process::destroyForcibly);
         for (Process process : processes) {
             try {
@@ -321,17 +395,24 @@ public final class DisposableRedisSentinel implements AutoCloseable {
         }
     }
 
+    /** Starts a data node announced on {@code port}: its own port, or its proxy's. */
     private void startData(int port, List<String> extra) throws IOException, InterruptedException {
-        Path dir = Files.createTempDirectory("redis-sentinel-data-" + port);
-        List<String> command = new ArrayList<>(List.of("redis-server", "--port", Integer.toString(port), "--bind",
+        int server = direct(port);
+        Path dir = Files.createTempDirectory("redis-sentinel-data-" + server);
+        List<String> command = new ArrayList<>(List.of("redis-server", "--port", Integer.toString(server), "--bind",
                 "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString()));
+        if (server != port) {
+            // the master lists it, and the sentinels name it, at its proxy's address
+            command.addAll(List.of("--replica-announce-ip", "127.0.0.1", "--replica-announce-port",
+                    Integer.toString(port)));
+        }
         command.addAll(extra);
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(dir.resolve("redis.log").toFile()).start();
         processes.add(process);
         dataProcesses.add(process);
         dataPorts.add(port);
-        LoopbackPorts.awaitListening(port, "redis-server", Duration.ofSeconds(10));
+        LoopbackPorts.awaitListening(server, "redis-server", Duration.ofSeconds(10));
     }
 
     private void startSentinel(int port, int master) throws IOException, InterruptedException {
@@ -366,7 +447,7 @@ public final class DisposableRedisSentinel implements AutoCloseable {
 
     private boolean everyReplicaIsLinked() throws IOException, InterruptedException {
         for (int port : dataPorts.subList(1, dataPorts.size())) {
-            if (!cli(port, "info", "replication").contains("master_link_status:up")) {
+            if (!RedisCli.call(direct(port), "info", "replication").contains("master_link_status:up")) {
                 return false;
             }
         }
@@ -375,7 +456,7 @@ public final class DisposableRedisSentinel implements AutoCloseable {
 
     private boolean everySentinelSeesTheWholeSetup() throws IOException, InterruptedException {
         for (int port : sentinelPorts) {
-            String master = cli(port, "sentinel", "master", MASTER_NAME);
+            String master = RedisCli.call(port, "sentinel", "master", MASTER_NAME);
             if (!field(master, "num-slaves").equals(Integer.toString(replicas))
                     || !field(master, "num-other-sentinels").equals("2")) {
                 return false;
@@ -393,17 +474,5 @@ public final class DisposableRedisSentinel implements AutoCloseable {
             }
         }
         return "";
-    }
-
-    private static String cli(int port, String... arguments) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of("redis-cli", "-h", "127.0.0.1", "-p", Integer.toString(port)));
-        command.addAll(List.of(arguments));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!process.waitFor(5, TimeUnit.SECONDS) || process.exitValue() != 0) {
-            process.destroyForcibly();
-            throw new IOException("redis-cli " + String.join(" ", arguments) + " failed: " + output);
-        }
-        return output;
     }
 }

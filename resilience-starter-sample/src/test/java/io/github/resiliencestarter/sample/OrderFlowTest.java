@@ -16,8 +16,10 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /** The order service on its embedded defaults (H2, JDBC idempotency store), over real HTTP. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
@@ -25,6 +27,9 @@ class OrderFlowTest {
 
     @LocalServerPort
     private int port;
+
+    @Autowired
+    private JdbcTemplate jdbc;
 
     private SampleHttp http;
 
@@ -41,6 +46,11 @@ class OrderFlowTest {
         http.faults(0, 0, 0);
     }
 
+    /** Orders with this number: the table has no unique key, so a second execution shows here. */
+    private int orders(String orderNo) {
+        return jdbc.queryForObject("SELECT COUNT(*) FROM orders WHERE order_no = ?", Integer.class, orderNo);
+    }
+
     @Test
     void aDuplicateReplaysTheFirstResponseAndAnotherPayloadIs422() {
         HttpResponse<String> first = http.createOrder("A-" + run, 1, 2, "12.50");
@@ -52,6 +62,7 @@ class OrderFlowTest {
         assertThat(again.headers().firstValue("Idempotent-Replayed")).hasValue("true");
         assertThat(SampleHttp.json(again)).isEqualTo(SampleHttp.json(first));
         assertThat(other.statusCode()).isEqualTo(422);
+        assertThat(orders("A-" + run)).isEqualTo(1);
     }
 
     @Test
@@ -150,6 +161,7 @@ class OrderFlowTest {
             pool.shutdownNow();
         }
         assertThat(bodies).hasSize(1);
+        assertThat(orders(orderNo)).isEqualTo(1);
         assertThat(http.stock(1)).isEqualTo(before - 3);
     }
 
@@ -167,6 +179,7 @@ class OrderFlowTest {
         HttpResponse<String> retried = http.createOrder("T-" + run, 2, 1, "3.00");
         assertThat(retried.statusCode()).isEqualTo(200);
         assertThat(SampleHttp.json(retried).get("orderNo").asText()).isEqualTo("T-" + run);
+        assertThat(orders("T-" + run)).isEqualTo(1);
         assertThat(http.stock(2)).isEqualTo(before - 1);
     }
 

@@ -103,6 +103,7 @@ class TwoInstanceEndToEndTest {
             }
             clients.shutdown();
 
+            // the orders table has no unique key and the service no check of its own: a second run would show
             Integer orders = jdbc.queryForObject("SELECT COUNT(*) FROM orders WHERE order_no LIKE ?", Integer.class,
                     run + "-%");
             Integer reservations = jdbc.queryForObject(
@@ -170,6 +171,7 @@ class TwoInstanceEndToEndTest {
                         assertThat(aReplayed ^ bReplayed).as(entry.getKey() + ": one ran, the other replayed").isTrue();
                     }
                 }
+                // no unique key on the order number, no check in the service: a second run would show
                 Integer orders = jdbc.queryForObject("SELECT COUNT(*) FROM orders WHERE order_no LIKE ?",
                         Integer.class, run + "-%");
                 Integer distinctOrders = jdbc.queryForObject(

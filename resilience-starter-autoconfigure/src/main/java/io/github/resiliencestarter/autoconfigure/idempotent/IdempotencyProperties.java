@@ -548,7 +548,8 @@ public class IdempotencyProperties implements Validator {
 
         /** @return whether {@code replica-acks} is set to something else than 0 */
         boolean asksForAcks() {
-            return replicaAcks != null && !replicaAcks.isBlank() && !replicaAcks.trim().equals("0");
+            String set = replicaAcks;
+            return isReplicaAcksSet() && set != null && !set.trim().equals("0");
         }
 
         /** @return whether {@code replica-acks} is set at all: unset, the topology decides */

@@ -79,11 +79,13 @@ final class IdempotencyStoreConfigurations {
                         + "Lettuce, Spring Boot's default client, or set resilience.idempotent.redis.replica-acks=0 "
                         + "to say this is meant (docs/idempotency.md).");
             }
-            if (acks.required() && (environment.containsProperty("spring.data.redis.cluster.nodes")
-                    || clusterConfiguration.getIfAvailable() != null)) {
-                throw new IllegalStateException("resilience.idempotent.redis.replica-acks is not offered on Redis "
-                        + "Cluster: WAIT would reach some node, not the master of the key. Set it to 0, or use the "
-                        + "JDBC store where a failover must never duplicate (docs/idempotency.md).");
+            boolean cluster = environment.containsProperty("spring.data.redis.cluster.nodes")
+                    || clusterConfiguration.getIfAvailable() != null;
+            if (cluster && !acks.required() && !redis.isReplicaAcksSet()) {
+                // not on by default: a cluster may have no replicas, and then every write would be refused
+                log.warn("Idempotency store: redis on a Cluster, and no write waits for replicas: a failover may run "
+                        + "a key a second time. Set resilience.idempotent.redis.replica-acks=all when every master "
+                        + "has a replica, or 0 to say this is meant (docs/idempotency.md).");
             }
             log.info(acks.required() ? "Idempotency store: redis, each write acknowledged by " + acks.describe()
                     + " within " + acks.timeout().toMillis() + " ms" : "Idempotency store: redis");

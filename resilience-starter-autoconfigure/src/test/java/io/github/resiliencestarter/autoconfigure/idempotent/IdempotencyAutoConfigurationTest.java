@@ -131,7 +131,7 @@ class IdempotencyAutoConfigurationTest {
     }
 
     @Test
-    void I3_aNegativeReplicaAckCountAZeroWaitOrAClusterFailsTheStartNamingTheProperty() {
+    void I3_aNegativeReplicaAckCountOrAZeroWaitFailsTheStartNamingTheProperty() {
         runner.withPropertyValues("resilience.idempotent.redis.replica-acks=-1").run(context -> assertThat(context)
                 .hasFailed().getFailure().hasStackTraceContaining("resilience.idempotent.redis.replica-acks")
                 .hasStackTraceContaining("must be 0 or more"));
@@ -140,11 +140,26 @@ class IdempotencyAutoConfigurationTest {
                         .hasFailed().getFailure()
                         .hasStackTraceContaining("resilience.idempotent.redis.replica-ack-timeout")
                         .hasStackTraceContaining("must be positive when replicas must acknowledge"));
+    }
+
+    @Test
+    void I3_onAClusterNoWriteWaitsForReplicasUnlessAsked_andTheStartSaysSo(CapturedOutput output) {
+        // a cluster may have no replicas, where "all" would refuse every write: asked for, not assumed
         runner.withBean(RedisConnectionFactory.class, StoreFixtures::newRedisConnectionFactory)
-                .withPropertyValues("resilience.idempotent.redis.replica-acks=1",
-                        "spring.data.redis.cluster.nodes=127.0.0.1:7000").withBean(Payments.class)
-                .run(context -> assertThat(context)
-                        .hasFailed().getFailure().hasStackTraceContaining("replica-acks is not offered on Redis Cluster"));
+                .withPropertyValues("spring.data.redis.cluster.nodes=127.0.0.1:7000")
+                .run(context -> {
+                    context.getBean(IdempotencyStore.class);
+                    assertThat(output.getOut()).contains("redis on a Cluster, and no write waits for replicas")
+                            .contains("Idempotency store: redis\n".translateEscapes());
+                });
+        runner.withBean(RedisConnectionFactory.class, StoreFixtures::newRedisConnectionFactory)
+                .withPropertyValues("spring.data.redis.cluster.nodes=127.0.0.1:7000",
+                        "resilience.idempotent.redis.replica-acks=all")
+                .run(context -> {
+                    context.getBean(IdempotencyStore.class);
+                    assertThat(output.getOut()).containsOnlyOnce("no write waits for replicas")
+                            .contains("Idempotency store: redis, each write acknowledged by every replica");
+                });
     }
 
     @Test

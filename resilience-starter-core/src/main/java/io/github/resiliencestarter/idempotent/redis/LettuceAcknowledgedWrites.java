@@ -2,40 +2,35 @@ package io.github.resiliencestarter.idempotent.redis;
 
 import io.github.resiliencestarter.idempotent.IdempotencyStoreException;
 import io.lettuce.core.AbstractRedisClient;
-import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
-import io.lettuce.core.codec.StringCodec;
-import java.net.SocketAddress;
+import io.lettuce.core.cluster.RedisClusterClient;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
-import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * The store's writes that replicas must acknowledge: each script and its {@code WAIT} on a Lettuce
- * connection of their own, opened from the application's client (its master, sentinels,
- * credentials and TLS), so a {@code WAIT} never holds up the application's shared connection.
+ * connection of the store's own to the key's master ({@link MasterConnections}), opened from the
+ * application's client, so a {@code WAIT} never holds up the application's shared connection.
  *
  * <p>An acknowledgement counts only when the script and its {@code WAIT} ran on the same
- * connection to the same server. Lettuce re-sends what was unanswered when a connection breaks;
- * a {@code WAIT} re-sent after a failover would reach the promoted master, which counts its own
- * replicas for a write it never saw. So every connect and disconnect of this connection moves an
- * epoch, and a write whose epoch moved between sending the script and reading the {@code WAIT}'s
- * answer is not acknowledged (the settlement, or the client, tries it again).
+ * connection to the same server: a write whose connection's epoch moved between sending the script
+ * and reading the {@code WAIT}'s answer is not acknowledged ({@link ConnectionEpochs}; the
+ * settlement, or the client, tries it again).
  *
- * <p>"Every replica" is the number of replicas the master lists in {@code ROLE}, read again on
- * each new connection, each second, and after a {@code WAIT} that fell short; never less than
+ * <p>"Every replica" is the number of replicas the key's master lists in {@code ROLE}, read again
+ * on each new connection, each second, and after a {@code WAIT} that fell short; never less than
  * one, so a master left without replicas refuses to acknowledge.
  */
 final class LettuceAcknowledgedWrites implements AutoCloseable {
@@ -43,37 +38,19 @@ final class LettuceAcknowledgedWrites implements AutoCloseable {
     /** What the client waits beyond the server's own timeout before giving up on the reply. */
     private static final long REPLY_GRACE_MILLIS = 1_000;
 
-    /** How long a count of the master's replicas is trusted. */
+    /** How long a count of a master's replicas is trusted. */
     private static final long REPLICAS_FRESH_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-    private final RedisClient client;
+    private final MasterConnections masters;
 
     private final RedisReplicaAcks acks;
 
-    private final AtomicLong epoch = new AtomicLong();
+    /** Per connection (by identity): the replica count "every replica" stands for, and when it was read. */
+    private final Map<StatefulRedisConnection<String, String>, Replicas> replicas = new ConcurrentHashMap<>();
 
-    private final RedisConnectionStateListener moves = new RedisConnectionStateListener() {
-
-        @Override
-        public void onRedisConnected(RedisChannelHandler<?, ?> connection, SocketAddress address) {
-            moved(connection);
-        }
-
-        @Override
-        public void onRedisDisconnected(RedisChannelHandler<?, ?> connection) {
-            moved(connection);
-        }
-    };
-
-    private volatile @Nullable StatefulRedisConnection<String, String> connection;
-
-    /** The replica count "every replica" stands for, and the epoch and time it was read at. */
-    private volatile @Nullable Replicas replicas;
-
-    private LettuceAcknowledgedWrites(RedisClient client, RedisReplicaAcks acks) {
-        this.client = client;
+    private LettuceAcknowledgedWrites(MasterConnections masters, RedisReplicaAcks acks) {
+        this.masters = masters;
         this.acks = acks;
-        client.addListener(moves);
     }
 
     /**
@@ -82,30 +59,25 @@ final class LettuceAcknowledgedWrites implements AutoCloseable {
      * @param factory the application's connection factory
      * @param acks how many replicas, and how long
      * @return the writes
-     * @throws IdempotencyStoreException when the factory is not Lettuce on a standalone or Sentinel master
+     * @throws IdempotencyStoreException when the factory is not Lettuce
      */
     static LettuceAcknowledgedWrites on(RedisConnectionFactory factory, RedisReplicaAcks acks) {
-        if (factory instanceof LettuceConnectionFactory lettuce
-                && lettuce.getRequiredNativeClient() instanceof RedisClient client) {
-            return new LettuceAcknowledgedWrites(client, acks);
-        }
-        AbstractRedisClient other = factory instanceof LettuceConnectionFactory lettuce
+        AbstractRedisClient client = factory instanceof LettuceConnectionFactory lettuce
                 ? lettuce.getRequiredNativeClient() : null;
-        throw new IdempotencyStoreException("Redis replica acknowledgement needs Lettuce on a standalone or Sentinel "
-                + "master; this connection factory is " + factory.getClass().getName()
-                + (other != null ? " with a " + other.getClass().getSimpleName() : "")
+        if (client instanceof RedisClient single) {
+            return new LettuceAcknowledgedWrites(new SingleMasterConnection(single), acks);
+        }
+        if (client instanceof RedisClusterClient cluster) {
+            return new LettuceAcknowledgedWrites(new ClusterMasterConnections(cluster), acks);
+        }
+        throw new IdempotencyStoreException("Redis replica acknowledgement needs Lettuce; this connection factory is "
+                + factory.getClass().getName() + (client != null ? " with a " + client.getClass().getSimpleName() : "")
                 + ". Set resilience.idempotent.redis.replica-acks to 0, or use the JDBC store where a failover "
                 + "must never duplicate.", null);
     }
 
-    private void moved(RedisChannelHandler<?, ?> handler) {
-        if (handler == connection) {
-            epoch.incrementAndGet();
-        }
-    }
-
     /**
-     * Runs {@code script} and then {@code WAIT} on this connection.
+     * Runs {@code script} and then {@code WAIT} on a connection to the key's master.
      *
      * @param script the script
      * @param key its one key
@@ -114,9 +86,10 @@ final class LettuceAcknowledgedWrites implements AutoCloseable {
      * @return its answer and whether enough replicas acknowledged it
      */
     <T> ReplicaAcknowledgement<T> write(RedisScript<T> script, String key, String... args) {
-        StatefulRedisConnection<String, String> open = connection();
-        long before = epoch.get();
-        int required = required(open, before);
+        StatefulRedisConnection<String, String> open = masters.forKey(key);
+        ConnectionEpochs epochs = masters.epochs();
+        long before = epochs.of(open);
+        int required = required(open);
         RedisAsyncCommands<String, String> commands = open.async();
         ScriptOutputType output = script.getResultType() == Long.class ? ScriptOutputType.INTEGER
                 : ScriptOutputType.VALUE;
@@ -139,52 +112,37 @@ final class LettuceAcknowledgedWrites implements AutoCloseable {
         }
         Long count = await(acknowledged, "WAIT");
         long replicasAcknowledged = count == null ? 0 : count;
-        if (epoch.get() != before) {
+        if (epochs.of(open) != before) {
             // reconnected in between: the WAIT may have reached another server than the write
             return new ReplicaAcknowledgement<>(result, 0, required, "the connection was re-established between the write "
                     + "and WAIT");
         }
         if (replicasAcknowledged < required) {
             // a replica may have left: count them again before the next write
-            replicas = null;
+            replicas.remove(open);
         }
         return new ReplicaAcknowledgement<>(result, replicasAcknowledged, required, null);
     }
 
-    private StatefulRedisConnection<String, String> connection() {
-        StatefulRedisConnection<String, String> open = connection;
-        if (open != null && open.isOpen()) {
-            return open;
-        }
-        synchronized (this) {
-            StatefulRedisConnection<String, String> current = connection;
-            if (current == null || !current.isOpen()) {
-                try {
-                    current = client.connect(StringCodec.UTF8);
-                } catch (RuntimeException ex) {
-                    throw new IdempotencyStoreException("Redis unavailable for an acknowledged write: "
-                            + ex.getMessage(), ex);
-                }
-                connection = current;
-                // whatever the listener saw while connecting: this connection's epoch starts here
-                epoch.incrementAndGet();
-            }
-            return current;
-        }
-    }
-
-    private int required(StatefulRedisConnection<String, String> open, long currentEpoch) {
+    private int required(StatefulRedisConnection<String, String> open) {
         if (acks.replicas() != RedisReplicaAcks.EVERY_REPLICA) {
             return acks.replicas();
         }
-        Replicas known = replicas;
-        if (known != null && known.epoch == currentEpoch && System.nanoTime() - known.readAt < REPLICAS_FRESH_NANOS) {
+        long epoch = masters.epochs().of(open);
+        Replicas known = replicas.get(open);
+        if (known != null && known.epoch == epoch && System.nanoTime() - known.readAt < REPLICAS_FRESH_NANOS) {
             return known.count;
         }
         List<Object> role = await(open.async().role(), "ROLE");
+        if (role != null && !role.isEmpty() && !"master".equals(String.valueOf(role.get(0)))) {
+            // demoted since the topology was read: its slots are another master's now
+            masters.redirected();
+            throw new IdempotencyStoreException("Redis: the server written to is a " + role.get(0)
+                    + " now, no longer a master; the topology is read again", null);
+        }
         int count = role != null && role.size() > 2 && role.get(2) instanceof List<?> listed ? listed.size() : 0;
-        Replicas read = new Replicas(Math.max(1, count), currentEpoch, System.nanoTime());
-        replicas = read;
+        Replicas read = new Replicas(Math.max(1, count), epoch, System.nanoTime());
+        replicas.put(open, read);
         return read.count;
     }
 
@@ -197,6 +155,10 @@ final class LettuceAcknowledgedWrites implements AutoCloseable {
             throw new IdempotencyStoreException("interrupted while Redis answered " + what, ex);
         } catch (ExecutionException ex) {
             Throwable cause = ex.getCause() != null ? ex.getCause() : ex;
+            if (String.valueOf(cause.getMessage()).startsWith("MOVED")) {
+                // the slot has another master now (a failover, a resharding)
+                masters.redirected();
+            }
             throw new IdempotencyStoreException("Redis " + what + " failed: " + cause.getMessage(), cause);
         } catch (TimeoutException ex) {
             reply.cancel(false);
@@ -206,11 +168,7 @@ final class LettuceAcknowledgedWrites implements AutoCloseable {
 
     @Override
     public void close() {
-        client.removeListener(moves);
-        StatefulRedisConnection<String, String> open = connection;
-        if (open != null) {
-            open.close();
-        }
+        masters.close();
     }
 
     /** How many replicas "every replica" stood for on a connection's epoch, read at a time. */

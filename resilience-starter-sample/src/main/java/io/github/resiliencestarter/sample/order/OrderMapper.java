@@ -12,12 +12,13 @@ import org.apache.ibatis.annotations.Update;
 public interface OrderMapper extends BaseMapper<Order> {
 
     /**
-     * The order with this number.
+     * The order with this number (the first one, should there be two: the number is not a unique
+     * key, so that the tests can count what {@code @Idempotent} alone prevents).
      *
      * @param orderNo the order number
      * @return the order, or {@code null}
      */
-    @Select("SELECT * FROM orders WHERE order_no = #{orderNo}")
+    @Select("SELECT * FROM orders WHERE order_no = #{orderNo} ORDER BY id LIMIT 1")
     Order findByOrderNo(@Param("orderNo") String orderNo);
 
     /**

@@ -5,7 +5,6 @@ import io.github.resiliencestarter.sample.inventory.InventoryClient;
 import io.github.resiliencestarter.sample.loyalty.OrderCreatedPublisher;
 import java.time.LocalDateTime;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.dao.DuplicateKeyException;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -33,43 +32,32 @@ public class OrderService {
 
     /**
      * Creates an order: reserves stock over HTTP (retried, with a derived idempotency key), then
-     * inserts the order. The business defends itself too: an existing order number returns the
-     * existing order, which closes the Redis store's crash window. With RabbitMQ (profile
-     * {@code rabbit}) the order-created event is sent after the commit, again for an order that
-     * exists: a client that retries because the first answer was lost gets the event sent, and the
-     * consumer's {@code @Idempotent} makes a second copy harmless.
+     * inserts the order; on the JDBC store the idempotency record completes in that same
+     * transaction. Nothing here looks for an existing order and the order number is no unique key:
+     * {@code @Idempotent} on the controller alone makes a duplicate a replay, and the end-to-end
+     * tests count the orders per number to prove it (docs/decisions.md). With RabbitMQ (profile
+     * {@code rabbit}) the order-created event is sent after the commit.
      *
      * @param request the request
      * @return the order
      */
     public OrderView create(OrderRequest request) {
-        Order existing = orders.findByOrderNo(request.orderNo());
-        if (existing != null) {
-            events.ifAvailable(publisher -> publisher.orderCreated(request.orderNo()));
-            return OrderView.of(existing);
-        }
         inventory.reserve(request.orderNo(), request.productId(), request.quantity());
-        OrderView created;
-        try {
-            // the idempotency record completes in this same transaction (JDBC store)
-            created = transaction.execute(status -> {
-                Order order = new Order();
-                order.setOrderNo(request.orderNo());
-                order.setUserId(request.userId());
-                order.setProductId(request.productId());
-                order.setQuantity(request.quantity());
-                order.setAmount(request.amount());
-                order.setStatus("PENDING");
-                order.setVersion(0);
-                LocalDateTime now = LocalDateTime.now();
-                order.setCreatedAt(now);
-                order.setUpdatedAt(now);
-                orders.insert(order);
-                return OrderView.of(order);
-            });
-        } catch (DuplicateKeyException raced) {
-            created = OrderView.of(orders.findByOrderNo(request.orderNo()));
-        }
+        OrderView created = transaction.execute(status -> {
+            Order order = new Order();
+            order.setOrderNo(request.orderNo());
+            order.setUserId(request.userId());
+            order.setProductId(request.productId());
+            order.setQuantity(request.quantity());
+            order.setAmount(request.amount());
+            order.setStatus("PENDING");
+            order.setVersion(0);
+            LocalDateTime now = LocalDateTime.now();
+            order.setCreatedAt(now);
+            order.setUpdatedAt(now);
+            orders.insert(order);
+            return OrderView.of(order);
+        });
         events.ifAvailable(publisher -> publisher.orderCreated(request.orderNo()));
         return created;
     }

@@ -1,0 +1,31 @@
+package io.github.resiliencestarter.idempotent.redis;
+
+import io.lettuce.core.api.StatefulRedisConnection;
+
+/**
+ * Where the store's acknowledged write of a key goes: a connection of the store's own to the master
+ * that holds the key, on which the script and its {@code WAIT} both run. One master for a standalone
+ * or Sentinel setup; on a Cluster, the master of the key's slot.
+ */
+interface MasterConnections extends AutoCloseable {
+
+    /**
+     * The connection to the key's master, opened if needed and tracked by {@code epochs}.
+     *
+     * @param key the record's key
+     * @return an open connection
+     */
+    StatefulRedisConnection<String, String> forKey(String key);
+
+    /** @return the connections' epochs */
+    ConnectionEpochs epochs();
+
+    /**
+     * The master answered that it does not hold the key's slot ({@code MOVED}): the topology
+     * changed, so learn it again before the next write.
+     */
+    void redirected();
+
+    @Override
+    void close();
+}

@@ -224,7 +224,7 @@ public final class DisposableRedisSentinel implements AutoCloseable {
      */
     public boolean awaitRole(int port, String role, Duration timeout) throws InterruptedException {
         long until = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < until) {
+        while (true) {
             try {
                 if (RedisCli.call(direct(port), "info", "replication").contains("role:" + role)) {
                     return true;
@@ -232,9 +232,11 @@ public final class DisposableRedisSentinel implements AutoCloseable {
             } catch (IOException notNow) {
                 // a frozen or restarting node: ask again
             }
+            if (System.nanoTime() >= until) {
+                return false;
+            }
             Thread.sleep(50);
         }
-        return false;
     }
 
     /**
@@ -284,15 +286,12 @@ public final class DisposableRedisSentinel implements AutoCloseable {
      * @throws InterruptedException when interrupted while waiting
      */
     public boolean restartAsReplica(int port) throws IOException, InterruptedException {
-        int master = masterPort();
-        // the promoted node must have become a master itself, or the two would replicate from each other
-        if (!awaitRole(master, "master", Duration.ofSeconds(30))) {
-            throw new IOException("the promoted node " + master + " never reported role:master");
-        }
         // an empty node back on the old master's address while a sentinel still names it, or a
         // failover is still under way, can be made master again and wipe the promoted one (Redis
-        // warns against restarting a master without persistence): an operator waits for the failover
-        awaitFailoverDone(master, Duration.ofSeconds(30));
+        // warns against restarting a master without persistence): an operator waits until every
+        // sentinel names one new master, which reports itself master (or the two would replicate
+        // from each other)
+        int master = awaitAgreedMaster(port, Duration.ofSeconds(30));
         int index = dataPorts.indexOf(port);
         dataPorts.remove(index);
         dataProcesses.remove(index);
@@ -337,25 +336,29 @@ public final class DisposableRedisSentinel implements AutoCloseable {
      * @throws IOException when they do not agree within the timeout
      * @throws InterruptedException when interrupted while waiting
      */
-    private void awaitFailoverDone(int master, Duration timeout) throws IOException, InterruptedException {
+    private int awaitAgreedMaster(int notThis, Duration timeout) throws IOException, InterruptedException {
         long until = System.nanoTime() + timeout.toNanos();
         String last = "";
         while (System.nanoTime() < until) {
+            String named = null;
             boolean agreed = true;
             for (int port : sentinelPorts) {
                 last = RedisCli.call(port, "sentinel", "master", MASTER_NAME);
-                if (!field(last, "port").equals(Integer.toString(master)) || field(last, "flags").contains("failover")) {
+                String master = field(last, "port");
+                if (field(last, "flags").contains("failover") || master.equals(Integer.toString(notThis))
+                        || (named != null && !named.equals(master))) {
                     agreed = false;
                     break;
                 }
+                named = master;
             }
-            if (agreed) {
-                return;
+            if (agreed && named != null && awaitRole(Integer.parseInt(named), "master", Duration.ZERO)) {
+                return Integer.parseInt(named);
             }
             Thread.sleep(100);
         }
-        throw new IOException("the sentinels did not all name " + master + " with the failover done within "
-                + timeout.toSeconds() + " s: " + last.replaceAll("\\R", " "));
+        throw new IOException("the sentinels did not all name one master other than " + notThis
+                + " with the failover done within " + timeout.toSeconds() + " s: " + last.replaceAll("\\R", " "));
     }
 
     /**

@@ -22,10 +22,10 @@ import org.springframework.jdbc.core.JdbcTemplate;
 // a context of its own, its breaker kept closed: 30 % failures may reach its 50 % threshold by chance,
 // and an open breaker would refuse the orders this test counts (and be left open for other tests).
 // Shared with ObservedIdempotencyRolloutTest (the same properties, in the same order: one start); this
-// test sends no duplicate, so the observed ORDER_CREATE changes nothing here
+// test sends no duplicate, so the observed STOCK_RESERVE changes nothing here
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
     "resilience.circuit-breaker.instances.inventory.failure-rate-threshold=100",
-    "resilience.idempotent.instances.ORDER_CREATE.mode=observe"})
+    "resilience.idempotent.instances.STOCK_RESERVE.mode=observe"})
 class ChaosRehearsalTest {
 
     private static final int ORDERS = 60;

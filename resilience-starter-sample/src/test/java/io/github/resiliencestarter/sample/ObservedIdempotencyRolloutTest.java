@@ -11,16 +11,18 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
- * The first step of a rollout on the sample (docs/rollout.md): {@code ORDER_CREATE} in observe
- * mode. Duplicates are not replayed: the handler runs for each of them, and
- * {@code would_replay} counts exactly the duplicates enforcement would have replayed. The sample's
- * own lookup by order number keeps the effect single, as it does for an application that has
- * served duplicates for years without the annotation.
+ * The first step of a rollout on the sample (docs/rollout.md): the inventory's {@code STOCK_RESERVE}
+ * in observe mode. Duplicates are not replayed: the handler runs for each of them, and
+ * {@code would_replay} counts exactly the duplicates enforcement would have replayed. The
+ * inventory's own lookup by order number keeps the effect single, as it does for an application
+ * that has served duplicates for years without the annotation. (Not the order endpoint: an
+ * observed duplicate runs outside an idempotent execution, so its call to the inventory carries
+ * no derived key, and the inventory refuses it.)
  */
 // the same properties as ChaosRehearsalTest, in the same order: the two share one cached context
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
     "resilience.circuit-breaker.instances.inventory.failure-rate-threshold=100",
-    "resilience.idempotent.instances.ORDER_CREATE.mode=observe"})
+    "resilience.idempotent.instances.STOCK_RESERVE.mode=observe"})
 class ObservedIdempotencyRolloutTest {
 
     @LocalServerPort
@@ -30,7 +32,7 @@ class ObservedIdempotencyRolloutTest {
     private MeterRegistry meters;
 
     private double calls(String outcome) {
-        Counter counter = meters.find("resilience.idempotent.calls").tag("name", "ORDER_CREATE")
+        Counter counter = meters.find("resilience.idempotent.calls").tag("name", "STOCK_RESERVE")
                 .tag("outcome", outcome).counter();
         return counter == null ? 0 : counter.count();
     }
@@ -46,7 +48,8 @@ class ObservedIdempotencyRolloutTest {
 
         for (int order = 0; order < 10; order++) {
             for (int copy = 0; copy < 3; copy++) {
-                HttpResponse<String> response = http.createOrder(run + "-" + order, 2, 1, "1.00");
+                HttpResponse<String> response = http.send("POST", "/inventory/reserve", "{\"orderNo\":\"" + run + "-"
+                        + order + "\",\"productId\":2,\"quantity\":1}", "Idempotency-Key", run + "-" + order);
                 assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
                 assertThat(response.headers().firstValue("Idempotent-Replayed")).as("observed: never replayed")
                         .isEmpty();
@@ -56,7 +59,7 @@ class ObservedIdempotencyRolloutTest {
         assertThat(calls("executed") - executedBefore).isEqualTo(10);
         assertThat(calls("would_replay") - wouldReplayBefore).as("each duplicate, exactly").isEqualTo(20);
         assertThat(calls("replayed")).as("nothing replayed by this name in this context").isZero();
-        assertThat(stockBefore - http.stock(2)).as("the sample's own lookup kept one effect per order")
+        assertThat(stockBefore - http.stock(2)).as("the inventory's own lookup kept one reservation per order")
                 .isEqualTo(10);
     }
 }

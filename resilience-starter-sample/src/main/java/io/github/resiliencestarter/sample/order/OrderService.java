@@ -4,6 +4,7 @@ import io.github.resiliencestarter.sample.BusinessProblem;
 import io.github.resiliencestarter.sample.inventory.InventoryClient;
 import io.github.resiliencestarter.sample.loyalty.OrderCreatedPublisher;
 import java.time.LocalDateTime;
+import java.time.temporal.ChronoUnit;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Service;
@@ -52,7 +53,8 @@ public class OrderService {
             order.setAmount(request.amount());
             order.setStatus("PENDING");
             order.setVersion(0);
-            LocalDateTime now = LocalDateTime.now();
+            // to the millisecond, as the column keeps it: the answer and a later read agree
+            LocalDateTime now = LocalDateTime.now().truncatedTo(ChronoUnit.MILLIS);
             order.setCreatedAt(now);
             order.setUpdatedAt(now);
             orders.insert(order);

@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.sample.order;
 
 import java.math.BigDecimal;
+import java.time.LocalDateTime;
 
 /**
  * An order as the API shows it.
@@ -12,12 +13,14 @@ import java.math.BigDecimal;
  * @param amount the price
  * @param status PENDING or PAID
  * @param version the row version
+ * @param createdAt when the order was created (to the millisecond, as stored): two runs of one
+ *     request answer differently
  */
 public record OrderView(String orderNo, long userId, long productId, int quantity, BigDecimal amount, String status,
-        int version) {
+        int version, LocalDateTime createdAt) {
 
     static OrderView of(Order order) {
         return new OrderView(order.getOrderNo(), order.getUserId(), order.getProductId(), order.getQuantity(),
-                order.getAmount(), order.getStatus(), order.getVersion());
+                order.getAmount(), order.getStatus(), order.getVersion(), order.getCreatedAt());
     }
 }

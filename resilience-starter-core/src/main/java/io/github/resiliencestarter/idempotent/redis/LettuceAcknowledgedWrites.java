@@ -15,7 +15,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.springframework.data.redis.connection.NamedNode;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.script.RedisScript;
 
@@ -29,9 +31,14 @@ import org.springframework.data.redis.core.script.RedisScript;
  * and reading the {@code WAIT}'s answer is not acknowledged ({@link ConnectionEpochs}; the
  * settlement, or the client, tries it again).
  *
- * <p>"Every replica" is the number of replicas the key's master lists in {@code ROLE}, read again
- * on each new connection, each second, and after a {@code WAIT} that fell short; never less than
- * one, so a master left without replicas refuses to acknowledge.
+ * <p>"Every replica" is every replica the deployment has: through Sentinel, every replica the
+ * sentinels know of, down ones included; and never fewer than the master lists in {@code ROLE} now,
+ * or the most it has listed since the store started (all read again on each new connection, each
+ * second, and after a {@code WAIT} that fell short); at least one. Not only the replicas the
+ * master lists now: a master cut off while Sentinel promoted one of its replicas still lists the
+ * others until they are moved, and their acknowledgement is thrown away with them (the nemesis
+ * run and the simulation both found it). So a setup that lost a replica refuses to acknowledge
+ * until the replica is back.
  */
 final class LettuceAcknowledgedWrites implements AutoCloseable {
 
@@ -47,6 +54,9 @@ final class LettuceAcknowledgedWrites implements AutoCloseable {
 
     /** Per connection (by identity): the replica count "every replica" stands for, and when it was read. */
     private final Map<StatefulRedisConnection<String, String>, Replicas> replicas = new ConcurrentHashMap<>();
+
+    /** Per replica set ({@link MasterConnections#replicaSet}): the most replicas its master has listed. */
+    private final Map<Object, Integer> mostListed = new ConcurrentHashMap<>();
 
     private LettuceAcknowledgedWrites(MasterConnections masters, RedisReplicaAcks acks) {
         this.masters = masters;
@@ -65,7 +75,10 @@ final class LettuceAcknowledgedWrites implements AutoCloseable {
         AbstractRedisClient client = factory instanceof LettuceConnectionFactory lettuce
                 ? lettuce.getRequiredNativeClient() : null;
         if (client instanceof RedisClient single) {
-            return new LettuceAcknowledgedWrites(new SingleMasterConnection(single), acks);
+            RedisSentinelConfiguration sentinels = ((LettuceConnectionFactory) factory).getSentinelConfiguration();
+            NamedNode master = sentinels != null ? sentinels.getMaster() : null;
+            return new LettuceAcknowledgedWrites(new SingleMasterConnection(single,
+                    master != null ? master.getName() : null), acks);
         }
         if (client instanceof RedisClusterClient cluster) {
             return new LettuceAcknowledgedWrites(new ClusterMasterConnections(cluster), acks);
@@ -141,7 +154,9 @@ final class LettuceAcknowledgedWrites implements AutoCloseable {
                     + " now, no longer a master; the topology is read again", null);
         }
         int count = role != null && role.size() > 2 && role.get(2) instanceof List<?> listed ? listed.size() : 0;
-        Replicas read = new Replicas(Math.max(1, count), epoch, System.nanoTime());
+        int deployed = masters.knownReplicas(open);
+        int most = mostListed.merge(masters.replicaSet(open), Math.max(1, Math.max(count, deployed)), Math::max);
+        Replicas read = new Replicas(most, epoch, System.nanoTime());
         replicas.put(open, read);
         return read.count;
     }

@@ -21,6 +21,24 @@ interface MasterConnections extends AutoCloseable {
     ConnectionEpochs epochs();
 
     /**
+     * The replicas the deployment knows the key's master set to have, down ones included: through
+     * Sentinel, every replica the sentinels know of; 0 where only the master itself can tell.
+     *
+     * @param connection a connection {@link #forKey(String)} gave
+     * @return the replicas known
+     */
+    int knownReplicas(StatefulRedisConnection<String, String> connection);
+
+    /**
+     * What a count of replicas belongs to: the one master set of a standalone or Sentinel setup
+     * (whichever node is master now), or, on a Cluster, the node the connection reaches.
+     *
+     * @param connection a connection {@link #forKey(String)} gave
+     * @return the key the most replicas listed are kept under
+     */
+    Object replicaSet(StatefulRedisConnection<String, String> connection);
+
+    /**
      * The master answered that it does not hold the key's slot ({@code MOVED}): the topology
      * changed, so learn it again before the next write.
      */

@@ -86,6 +86,22 @@ final class SimRedis {
         onDemotion.add(listener);
     }
 
+    /** The replicas {@code node} lists now, as {@code ROLE} on it answers: those following it. */
+    int listedReplicas(int node) {
+        int listed = 0;
+        for (int replica = 0; replica < NODES; replica++) {
+            if (follows[replica] == node) {
+                listed++;
+            }
+        }
+        return listed;
+    }
+
+    /** The replicas Sentinel knows of: every node but the master, down or following another. */
+    int knownReplicas() {
+        return NODES - 1;
+    }
+
     /** Whether {@code node} takes writes now. */
     boolean takesWrites(int node) {
         return follows[node] < 0;

@@ -202,11 +202,12 @@ final class SimStoreClient implements IdempotencyStore {
         if (topology == null || !acks.required()) {
             return;
         }
+        int required = acks.requiredOf(topology.listedReplicas(connection.node), topology.knownReplicas());
         int replicas = roundTrip("wait", "", TimeUnit.MILLISECONDS.toNanos(acks.timeoutMillis() + 1_000),
-                reply -> topology.await(connection, acks.replicas(), acks.timeoutMillis(), reply));
-        if (replicas < acks.replicas()) {
+                reply -> topology.await(connection, required, acks.timeoutMillis(), reply));
+        if (replicas < required) {
             throw new IdempotencyStoreException("simulated: " + what + " acknowledged by " + replicas + " of "
-                    + acks.replicas() + " replicas", null);
+                    + required + " replicas", null);
         }
     }
 

@@ -98,6 +98,9 @@ sample_health() {
 }
 if [[ "${RESILIENCE_TEST_SAMPLE_RUN:-1}" = 1 ]]; then
   echo "== the run command after the tests: scripts/run-sample.sh"
+  # the Java 25 leg compiles the test classes for Java 21 (its virtual-thread tests) into the test jars:
+  # the run command builds on Java 17, as on a fresh checkout
+  fresh_test_classes
   sample_port="$(_free_port)"
   sample_log="$(mktemp /tmp/resilience-sample-run.XXXXXX)"
   # a session of its own, so that stopping it stops its Maven builds too

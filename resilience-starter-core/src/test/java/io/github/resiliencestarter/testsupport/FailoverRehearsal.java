@@ -1,5 +1,7 @@
 package io.github.resiliencestarter.testsupport;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.github.resiliencestarter.idempotent.IdempotencyConfig;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.idempotent.IdempotentCall;
@@ -151,6 +153,12 @@ public final class FailoverRehearsal {
         /** @return keys that executed more than once */
         public int executedTwice() {
             return executedTwice;
+        }
+
+        /** Asserts that no key executed twice and every key executed in the end. */
+        public void assertEachKeyExecutedOnce() {
+            assertThat(executedTwice).as("keys executed twice: " + this).isZero();
+            assertThat(executedOnce).as("every key executed in the end: " + this).isEqualTo(KEYS);
         }
 
         private void count(String answer, Map<String, Integer> answers) {

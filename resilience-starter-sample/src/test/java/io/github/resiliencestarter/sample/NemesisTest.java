@@ -343,10 +343,8 @@ class NemesisTest {
     }
 
     private static List<String> arguments(DisposableRedisSentinel redis) {
-        RealServers.Jdbc db = RealServers.jdbc();
-        return List.of("--spring.profiles.active=mysql", "--spring.datasource.url=" + db.url(),
-                "--spring.datasource.username=" + db.user(), "--spring.datasource.password=" + db.password(),
-                "--resilience.idempotent.store=redis", "--resilience.idempotent.lease=3s",
+        List<String> args = new ArrayList<>(SampleNode.onMariaDb());
+        args.addAll(List.of("--resilience.idempotent.store=redis", "--resilience.idempotent.lease=3s",
                 "--resilience.idempotent.redis.replica-acks=" + REPLICA_ACKS,
                 "--spring.data.redis.sentinel.master=" + DisposableRedisSentinel.MASTER_NAME,
                 "--spring.data.redis.sentinel.nodes=" + String.join(",", redis.sentinels()),
@@ -354,6 +352,7 @@ class NemesisTest {
                 // the subject is exactly-once through faults, not the storm guards
                 "--resilience.retry.instances.inventory.budget-enabled=false",
                 "--resilience.circuit-breaker.instances.inventory.failure-rate-threshold=100",
-                "--logging.level.root=WARN");
+                "--logging.level.root=WARN"));
+        return args;
     }
 }

@@ -37,11 +37,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
 class ProcessCrashTest {
 
     private static List<String> arguments(String store) {
-        RealServers.Jdbc db = RealServers.jdbc();
-        List<String> args = new ArrayList<>(List.of("--spring.profiles.active=mysql",
-                "--spring.datasource.url=" + db.url(), "--spring.datasource.username=" + db.user(),
-                "--spring.datasource.password=" + db.password(), "--resilience.idempotent.store=" + store,
-                "--resilience.idempotent.lease=3s", "--logging.level.root=WARN"));
+        List<String> args = new ArrayList<>(SampleNode.onMariaDb());
+        args.addAll(List.of("--resilience.idempotent.store=" + store, "--resilience.idempotent.lease=3s",
+                "--logging.level.root=WARN"));
         if (store.equals("redis")) {
             args.add("--spring.data.redis.url=" + RealServers.redisUrl());
         }

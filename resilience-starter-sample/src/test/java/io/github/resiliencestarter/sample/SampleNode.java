@@ -1,6 +1,6 @@
 package io.github.resiliencestarter.sample;
 
-import java.io.File;
+import io.github.resiliencestarter.testsupport.RealServers;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -31,6 +31,18 @@ final class SampleNode implements AutoCloseable {
         this.port = port;
         this.arguments = List.copyOf(arguments);
         this.log = Path.of(System.getProperty("java.io.tmpdir"), "sample-node-" + name + "-" + port + ".log");
+    }
+
+    /**
+     * The arguments that put the sample's orders, and a JDBC store's records, in the test command's
+     * MariaDB (profile {@code mysql}).
+     *
+     * @return the arguments
+     */
+    static List<String> onMariaDb() {
+        RealServers.Jdbc db = RealServers.jdbc();
+        return List.of("--spring.profiles.active=mysql", "--spring.datasource.url=" + db.url(),
+                "--spring.datasource.username=" + db.user(), "--spring.datasource.password=" + db.password());
     }
 
     /**

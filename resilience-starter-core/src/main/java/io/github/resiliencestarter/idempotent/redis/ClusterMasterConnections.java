@@ -76,14 +76,8 @@ final class ClusterMasterConnections implements MasterConnections {
 
     @Override
     public int knownReplicas(StatefulRedisConnection<String, String> connection) {
-        // the master's own list, and the most it has listed, are all the store goes by on a Cluster
+        // no Sentinel: the master's own list is all the store goes by on a Cluster
         return 0;
-    }
-
-    @Override
-    public Object replicaSet(StatefulRedisConnection<String, String> connection) {
-        // a shard is its master and its replicas: counted per master node reached
-        return connection;
     }
 
     @Override

@@ -32,9 +32,9 @@ import org.springframework.data.redis.core.script.RedisScript;
  * settlement, or the client, tries it again).
  *
  * <p>"Every replica" is every replica the deployment has: through Sentinel, every replica the
- * sentinels know of, down ones included; and never fewer than the master lists in {@code ROLE} now,
- * or the most it has listed since the store started (all read again on each new connection, each
- * second, and after a {@code WAIT} that fell short); at least one. Not only the replicas the
+ * sentinels know of, down ones included; and never fewer than the master lists in {@code ROLE} now
+ * (both read again on each new connection, each second, and after a {@code WAIT} that fell short);
+ * at least one. Not only the replicas the
  * master lists now: a master cut off while Sentinel promoted one of its replicas still lists the
  * others until they are moved, and their acknowledgement is thrown away with them (the nemesis
  * run and the simulation both found it). So a setup that lost a replica refuses to acknowledge
@@ -54,9 +54,6 @@ final class LettuceAcknowledgedWrites implements AutoCloseable {
 
     /** Per connection (by identity): the replica count "every replica" stands for, and when it was read. */
     private final Map<StatefulRedisConnection<String, String>, Replicas> replicas = new ConcurrentHashMap<>();
-
-    /** Per replica set ({@link MasterConnections#replicaSet}): the most replicas its master has listed. */
-    private final Map<Object, Integer> mostListed = new ConcurrentHashMap<>();
 
     private LettuceAcknowledgedWrites(MasterConnections masters, RedisReplicaAcks acks) {
         this.masters = masters;
@@ -155,8 +152,7 @@ final class LettuceAcknowledgedWrites implements AutoCloseable {
         }
         int count = role != null && role.size() > 2 && role.get(2) instanceof List<?> listed ? listed.size() : 0;
         int deployed = masters.knownReplicas(open);
-        int most = mostListed.merge(masters.replicaSet(open), Math.max(1, Math.max(count, deployed)), Math::max);
-        Replicas read = new Replicas(most, epoch, System.nanoTime());
+        Replicas read = new Replicas(Math.max(1, Math.max(count, deployed)), epoch, System.nanoTime());
         replicas.put(open, read);
         return read.count;
     }

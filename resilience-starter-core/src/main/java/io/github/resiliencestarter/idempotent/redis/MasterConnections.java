@@ -30,15 +30,6 @@ interface MasterConnections extends AutoCloseable {
     int knownReplicas(StatefulRedisConnection<String, String> connection);
 
     /**
-     * What a count of replicas belongs to: the one master set of a standalone or Sentinel setup
-     * (whichever node is master now), or, on a Cluster, the node the connection reaches.
-     *
-     * @param connection a connection {@link #forKey(String)} gave
-     * @return the key the most replicas listed are kept under
-     */
-    Object replicaSet(StatefulRedisConnection<String, String> connection);
-
-    /**
      * The master answered that it does not hold the key's slot ({@code MOVED}): the topology
      * changed, so learn it again before the next write.
      */

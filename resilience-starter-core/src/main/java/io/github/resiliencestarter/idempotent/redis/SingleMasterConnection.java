@@ -107,12 +107,6 @@ final class SingleMasterConnection implements MasterConnections {
     }
 
     @Override
-    public Object replicaSet(StatefulRedisConnection<String, String> connection) {
-        // one set of nodes, which a failover reshuffles: its size does not change with who is master
-        return this;
-    }
-
-    @Override
     public void redirected() {
         // one master holds every key: nothing to learn
     }

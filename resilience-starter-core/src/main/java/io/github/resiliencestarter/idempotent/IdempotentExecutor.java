@@ -365,8 +365,7 @@ public final class IdempotentExecutor {
 
     /** The release of a claim whose work did not run. */
     static Settlement.Command releaseOf(IdempotentCall call, String owner, long lease) {
-        return new Settlement.Command(call.operation(), call.storedKey(), owner, null, lease,
-                call.config().settleLimit().toMillis());
+        return settlement(call, owner, null, lease);
     }
 
     void recordDuration(IdempotentCall call, long started) {
@@ -387,8 +386,7 @@ public final class IdempotentExecutor {
             Completion unknown = execution.committedAttempt() == IdempotentExecution.NONE_COMMITTED ? null
                     : new Completion(call.storedKey(), owner, sealed(StoredResponse.outcomeUnknown(), call),
                             config.ttl().toMillis(), call.fingerprint(), call.operation());
-            return new Settlement.Command(call.operation(), call.storedKey(), owner, unknown, lease,
-                    config.settleLimit().toMillis());
+            return settlement(call, owner, unknown, lease);
         }
         StoredResponse response = ResponseReplay.encode(value, call, codec);
         if (StoredResponse.UNREPLAYABLE.equals(response.type())) {
@@ -396,9 +394,8 @@ public final class IdempotentExecutor {
                     + "duplicates get an error and nothing runs twice", call.operation());
         }
         response = sealed(response, call);
-        return new Settlement.Command(call.operation(), call.storedKey(), owner,
-                new Completion(call.storedKey(), owner, response, config.ttl().toMillis(), call.fingerprint(),
-                        call.operation()), lease, config.settleLimit().toMillis());
+        return settlement(call, owner, new Completion(call.storedKey(), owner, response, config.ttl().toMillis(),
+                call.fingerprint(), call.operation()), lease);
     }
 
     /**
@@ -419,8 +416,14 @@ public final class IdempotentExecutor {
                 : null;
         Completion completion = kept == null ? null : new Completion(call.storedKey(), owner, sealed(kept, call),
                 config.ttl().toMillis(), call.fingerprint(), call.operation());
+        return settlement(call, owner, completion, lease);
+    }
+
+    /** What settles the claim: {@code completion}, or a release when {@code null}, within the call's limits. */
+    private static Settlement.Command settlement(IdempotentCall call, String owner, @Nullable Completion completion,
+            long lease) {
         return new Settlement.Command(call.operation(), call.storedKey(), owner, completion, lease,
-                config.settleLimit().toMillis());
+                call.config().settleLimit().toMillis());
     }
 
     void observeCompletion(IdempotentCall call, Settlement.@Nullable Result settled) {

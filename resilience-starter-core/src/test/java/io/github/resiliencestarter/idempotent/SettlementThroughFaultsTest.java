@@ -190,6 +190,37 @@ class SettlementThroughFaultsTest {
         assertThat(effectsOf(key)).isEqualTo(1);
     }
 
+    /**
+     * The store away for longer than the settle limit, not the lease: the settlement goes on past the
+     * limit as an "executed, outcome unknown" record, written once the store is back; the key never
+     * runs again (it did when the settlement gave up at the limit: the lease, no longer kept, lapsed,
+     * and the next duplicate ran the key).
+     */
+    @Test
+    void IP6_redisAwayForLongerThanTheSettleLimit_theKeyIsRecordedAsExecutedOnceItIsBackAndNeverRunsTwice()
+            throws Throwable {
+        FaultProxy proxy = proxyTo(redisServer());
+        IdempotentExecutor node = executor(redisThrough(proxy, Duration.ofMillis(300)));
+        IdempotentExecutor otherNode = executor(StoreFixtures.redisStore());
+        String key = "idem:fault:" + UUID.randomUUID();
+        IdempotencyConfig config = IdempotencyConfig.custom().lease(Duration.ofSeconds(4))
+                .settleLimit(Duration.ofSeconds(1)).build();
+        proxy.onClientSending(COMPLETION, FaultProxy.Fault.RESET, Duration.ofMillis(2_500));
+
+        assertThat(node.execute(call(key, config), () -> execute(key)).value()).isEqualTo("first");
+
+        Eventually.waitUntil("the key was recorded as executed once the store was back", () -> {
+            IdempotencyRecord record = StoreFixtures.redisStore().find(key);
+            return record != null && record.status() == IdempotencyStatus.COMPLETED;
+        });
+        assertThat(StoreFixtures.redisStore().find(key).response().type()).isEqualTo(StoredResponse.OUTCOME_UNKNOWN);
+        // past any lease the owner took
+        Thread.sleep(config.lease().toMillis() + 500);
+        assertThatThrownBy(() -> otherNode.execute(call(key, config), () -> execute(key) + " again"))
+                .isInstanceOf(IdempotentReplayException.class);
+        assertThat(effectsOf(key)).isEqualTo(1);
+    }
+
     @Test
     void IP6_aRedisRecordLostWhileTheWorkRan_isWrittenBackByTheCompletionAndNothingRunsTwice() throws Throwable {
         IdempotentExecutor node = executor(StoreFixtures.redisStore());

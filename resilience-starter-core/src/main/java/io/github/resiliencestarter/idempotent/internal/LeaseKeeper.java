@@ -164,9 +164,7 @@ public final class LeaseKeeper {
 
     private Lease register(IdempotencyStore store, String key, String owner, long leaseMillis, long keepForMillis) {
         long now = time.nanoTime();
-        long keepUntil = keepForMillis == Long.MAX_VALUE ? Long.MAX_VALUE
-                : now + TimeUnit.MILLISECONDS.toNanos(keepForMillis);
-        Lease lease = new Lease(this, new Claim(store, key, owner), leaseMillis, now, keepUntil);
+        Lease lease = new Lease(this, new Claim(store, key, owner), leaseMillis, now, keepUntil(now, keepForMillis));
         running.add(lease);
         startIfNeeded();
         return lease;
@@ -306,6 +304,11 @@ public final class LeaseKeeper {
     }
 
     /** One kept lease. */
+    /** The end of a keep of {@code millis} from {@code now}, {@link Long#MAX_VALUE} meaning none. */
+    private static long keepUntil(long now, long millis) {
+        return millis == Long.MAX_VALUE ? Long.MAX_VALUE : now + TimeUnit.MILLISECONDS.toNanos(millis);
+    }
+
     public static final class Lease implements AutoCloseable {
 
         /** A lease nobody keeps: for a claim settled before its work ran. */
@@ -370,12 +373,13 @@ public final class LeaseKeeper {
          * Keeps the lease for {@code millis} from now, whatever the deadline allowed so far: the
          * claim's settlement is being retried, and a lapsed lease would let a duplicate execute.
          *
-         * @param millis how long from now the lease may still be extended
+         * @param millis how long from now the lease may still be extended, or {@link Long#MAX_VALUE}
+         *     for as long as it is kept
          * @return this lease
          */
         public Lease keepFor(long millis) {
             if (keeper != null) {
-                keepUntil = keeper.time.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+                keepUntil = keepUntil(keeper.time.nanoTime(), millis);
                 keeper.running.add(this);
             }
             return this;

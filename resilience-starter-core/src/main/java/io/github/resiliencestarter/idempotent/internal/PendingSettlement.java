@@ -11,11 +11,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class PendingSettlement {
 
-    private final Settlement.Command command;
+    private volatile Settlement.Command command;
 
     private final LeaseKeeper.Lease lease;
 
+    /** The end of its tries, on the settlement's clock, unless {@link #forever}. */
     private final long giveUpAt;
+
+    private volatile boolean forever;
 
     private final AtomicBoolean trying = new AtomicBoolean();
 
@@ -23,6 +26,9 @@ final class PendingSettlement {
 
     private volatile boolean done;
 
+    /**
+     * @param giveUpAt when tries of the command as it is stop (the settle limit)
+     */
     PendingSettlement(Settlement.Command command, LeaseKeeper.Lease lease, long giveUpAt) {
         this.command = command;
         this.lease = lease;
@@ -37,9 +43,29 @@ final class PendingSettlement {
         return lease;
     }
 
-    /** The time, on the settlement's clock, after which no further try is made. */
-    long giveUpAt() {
-        return giveUpAt;
+    /** Whether its tries end before {@code when}, on the settlement's clock. */
+    boolean endsBefore(long when) {
+        return !forever && when - giveUpAt >= 0;
+    }
+
+    /**
+     * Past the settle limit, a completion is tried until it is written, as "executed, outcome
+     * unknown" (a record duplicates are refused by) unless it already says so. Called by the one try
+     * under way.
+     *
+     * @return {@code false} for a release, which gives up
+     */
+    boolean triedUntilWritten() {
+        Settlement.Command now = command;
+        if (now.completion() == null) {
+            return false;
+        }
+        Settlement.Command unknown = now.outcomeUnknown();
+        if (unknown != null) {
+            command = unknown;
+        }
+        forever = true;
+        return true;
     }
 
     /**

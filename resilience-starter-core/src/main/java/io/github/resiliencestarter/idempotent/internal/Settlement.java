@@ -30,9 +30,11 @@ import org.slf4j.LoggerFactory;
  * that completed the work (an event loop, the common pool) but on the settlement threads. When the
  * store fails, the attempt is repeated with back-off on those threads while the claim's lease is
  * kept alive, until it succeeds, the claim turns out to be lost, or the settle limit passes; the
- * caller is answered after the first attempt. A completion that still cannot be written is tried
- * once more as an "executed, outcome unknown" record, which duplicates are refused by instead of
- * executing again.
+ * caller is answered after the first attempt. A completion that still cannot be written is then
+ * tried as an "executed, outcome unknown" record, which duplicates are refused by instead of
+ * executing again, for as long as the node lives: the work has run, so its key stays held and its
+ * lease kept until the store has recorded that. A release gives up at the settle limit (the lease
+ * frees the key).
  *
  * <p>It also knows which keys its node holds: from the start of an owned execution's work until
  * its settlement has ended ({@link #hold}, {@link #isHeld}). The executor makes no claim of a held
@@ -83,7 +85,8 @@ public final class Settlement {
      * @param owner the owner token
      * @param completion what to complete the record with, or {@code null} to release it
      * @param leaseMillis the claim's lease, kept while the settlement is retried
-     * @param limitMillis how long a failing settlement is retried
+     * @param limitMillis how long a failing settlement is retried as it is (the settle limit): then a
+     *     release gives up, and a completion is tried as "executed, outcome unknown" until written
      */
     public record Command(String operation, String key, String owner, @Nullable Completion completion,
             long leaseMillis, long limitMillis) {
@@ -107,6 +110,14 @@ public final class Settlement {
             Completion unknown = new Completion(key, owner, StoredResponse.outcomeUnknown(), completion.ttlMillis(),
                     completion.fingerprint(), completion.name());
             return new Command(operation, key, owner, unknown, leaseMillis, limitMillis);
+        }
+
+        /**
+         * How long from its start the settlement may take, its key held and its lease kept meanwhile:
+         * a release, the settle limit; a completion, until it is written ({@link Long#MAX_VALUE}).
+         */
+        long heldMillis() {
+            return completion != null ? Long.MAX_VALUE : limitMillis;
         }
 
         String what() {
@@ -195,7 +206,7 @@ public final class Settlement {
         settling(holder);
         // the work has returned: its lease is kept for the settlement now, not to the deadline any more
         // (an extension sized to the deadline would let the lease lapse under a slow first attempt)
-        lease.keepFor(command.limitMillis());
+        lease.keepFor(command.heldMillis());
         Result first = null;
         try {
             first = attempt(command);
@@ -206,12 +217,13 @@ public final class Settlement {
             }
         }
         if (first == Result.DEFERRED) {
-            // the limit is on the clock the waits between tries are measured on
-            long giveUpAt = threads.nanoTime() + TimeUnit.MILLISECONDS.toNanos(command.limitMillis());
+            // the limits are on the clock the waits between tries are measured on
+            long now = threads.nanoTime();
             LeaseKeeper.Lease kept = lease.isKept() ? lease
                     : leases.keepExtendingNow(store, command.key(), command.owner(), command.leaseMillis(),
-                            command.limitMillis());
-            PendingSettlement retried = new PendingSettlement(command, kept, giveUpAt);
+                            command.heldMillis());
+            PendingSettlement retried = new PendingSettlement(command, kept,
+                    now + TimeUnit.MILLISECONDS.toNanos(command.limitMillis()));
             held.put(command.key(), retried);
             threads.schedule(() -> tryAgain(retried, FIRST_RETRY_MILLIS), FIRST_RETRY_MILLIS);
         } else {
@@ -330,7 +342,15 @@ public final class Settlement {
             return;
         }
         long next = Math.min(MAX_RETRY_MILLIS, delayMillis * 2);
-        if (threads.nanoTime() + TimeUnit.MILLISECONDS.toNanos(next) - retried.giveUpAt() < 0) {
+        if (!retried.endsBefore(threads.nanoTime() + TimeUnit.MILLISECONDS.toNanos(next))) {
+            threads.schedule(() -> tryAgain(retried, next), next);
+            return;
+        }
+        if (retried.triedUntilWritten()) {
+            // the work ran: its key must not be claimable again while this node lives to record that
+            log.error("Could not record the completion of {} within {} ms ({} tries); recording that it executed "
+                    + "with an unknown outcome instead, tried until the store takes it, its key kept meanwhile",
+                    command.operation(), command.limitMillis(), made);
             threads.schedule(() -> tryAgain(retried, next), next);
             return;
         }
@@ -356,26 +376,11 @@ public final class Settlement {
         retried.lease().close();
     }
 
+    /** A release not written by the settle limit: the claim's lease, no longer kept, frees the key. */
     private void giveUp(Command command, LeaseKeeper.Lease lease, int tries) {
-        Command unknown = command.outcomeUnknown();
-        try {
-            if (unknown != null && InterruptMask.uninterruptibly(() -> unknown.apply(store))) {
-                log.error("Could not record the completion of {} in {} tries; recorded that it executed with an "
-                        + "unknown outcome: duplicates are refused, never executed again", command.operation(), tries);
-                return;
-            }
-        } catch (RuntimeException ex) {
-            log.debug("The outcome-unknown record of {} could not be written either", command.operation(), ex);
-        } finally {
-            lease.close();
-        }
-        if (command.completion() != null) {
-            log.error("Could not record the completion of {} within {} ms ({} tries); once its lease ends a "
-                    + "duplicate may execute it again", command.operation(), command.limitMillis(), tries);
-        } else {
-            log.warn("Could not release the claim of {} within {} ms; it frees itself when its lease ends",
-                    command.operation(), command.limitMillis());
-        }
+        lease.close();
+        log.warn("Could not release the claim of {} within {} ms ({} tries); it frees itself when its lease ends",
+                command.operation(), command.limitMillis(), tries);
     }
 
     private static Executor settleThreads() {

@@ -60,17 +60,30 @@ final class FaultPlan {
         return 0;
     }
 
-    /** Whether the node was impaired (cut off, paused, crashed, or the store frozen) at some time in [from, to]. */
-    boolean impaired(int node, long from, long to) {
-        for (List<Window> kind : List.of(cuts, freezes, pauses, crashes)) {
+    /**
+     * Whether a second run of a key first run on {@code node} at {@code from} is one the guarantee
+     * allows, the store having granted that key to another owner at {@code to}: the node crashed in
+     * between (its holds died with it), or the grant came while the node could not keep its lease
+     * (cut off, paused, the store frozen or losing messages), or within {@code recovery} of the end
+     * of such a window, which is how long a node that comes back takes to extend its lease again. A
+     * lease is kept for as long as its key is held (the work runs, its settlement is tried), so a
+     * grant long after the faults ended is not one of those.
+     */
+    boolean excuses(int node, long from, long to, long recovery) {
+        for (Window crash : crashes) {
+            if (crash.node() == node && crash.from() <= to && from < crash.to()) {
+                return true;
+            }
+        }
+        for (List<Window> kind : List.of(cuts, freezes, pauses, losses)) {
             for (Window window : kind) {
-                boolean concerns = kind == freezes || window.node() == node || window.node() < 0;
-                if (concerns && window.from() <= to && from < window.to()) {
+                boolean concerns = kind == freezes || kind == losses || window.node() == node || window.node() < 0;
+                if (concerns && window.from() <= to && from < window.to() && to <= window.to() + recovery) {
                     return true;
                 }
             }
         }
-        return losses.stream().anyMatch(loss -> loss.from() <= to && from < loss.to());
+        return false;
     }
 
     boolean isEmpty() {

@@ -28,6 +28,12 @@ final class History {
     /** What a run's own work saw go wrong: a downstream call sent under another call's key. */
     final List<String> violations = new ArrayList<>();
 
+    /** A claim the store granted (a new claim or a takeover), when it applied it. */
+    record Claimed(String storedKey, String owner, long at) {
+    }
+
+    final List<Claimed> claims = new ArrayList<>();
+
     /** Per owner token, when its node last sent a completion or release: until then it held the key. */
     final java.util.Map<String, Long> lastSettleTry = new java.util.HashMap<>();
 
@@ -44,6 +50,20 @@ final class History {
             trace.append(atMillis).append(' ').append(life).append(' ').append(what).append(' ').append(key)
                     .append(" -> ").append(describe(reply)).append('\n');
         }
+    }
+
+    void claimed(String storedKey, String owner, long atNanos) {
+        claims.add(new Claimed(storedKey, owner, atNanos));
+    }
+
+    /**
+     * When the store first granted {@code storedKey} to an owner other than {@code owner} after
+     * {@code since}: the moment {@code owner}'s run stopped being the key's record; {@code fallback}
+     * when it never did.
+     */
+    long lostAt(String storedKey, String owner, long since, long fallback) {
+        return claims.stream().filter(c -> c.storedKey().equals(storedKey) && !c.owner().equals(owner)
+                && c.at() >= since).mapToLong(Claimed::at).min().orElse(fallback);
     }
 
     void settleTry(String owner, long atNanos) {

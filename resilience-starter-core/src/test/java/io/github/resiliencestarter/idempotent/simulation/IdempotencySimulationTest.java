@@ -144,6 +144,23 @@ class IdempotencySimulationTest {
     }
 
     /**
+     * Issue 46, item 2, found first by the nemesis run (a completion refused for longer than the
+     * settle limit through two freezes and a kill of the Redis master, the order run again 45 s
+     * later), then by the simulation once its invariant stopped excusing every second run after a
+     * fault and excused only a key granted to another while its owner could not keep it, or soon
+     * after: seed 20013, the 14th schedule from 20000 (a cut of 5.2 s with a settle limit of 2.7 s:
+     * the settlement gave up in the cut, and a probe 10 s after it ran the key again). Holding the key
+     * to the keep limit instead was not enough: seed 26969 (the 6 970th), a node cut off for longer
+     * than that. A completion is now tried until it is written, as "executed, outcome unknown" past
+     * the settle limit, its lease kept meanwhile.
+     */
+    @Test
+    void anExecutedKeyIsHeldUntilItsCompletionIsWritten() {
+        assertThat(explain(20_013, DEFAULT)).isEmpty();
+        assertThat(explain(26_969, DEFAULT)).isEmpty();
+    }
+
+    /**
      * The acknowledgement the Redis store makes on a replicated setup (issue 45, item 5), on a
      * master with two replicas through Sentinel failovers: {@code WAIT} for every replica Sentinel
      * knows of after a claim and a completion ({@code all}), never counted across a reconnect (the
@@ -151,14 +168,16 @@ class IdempotencySimulationTest {
      * is what "never re-sends" models). A thousand fixed seeds, every one of which held
      * (docs/testing.md has what the weaker policies ran into). {@code -Dresilience.simulation.acks=1}
      * (or {@code none}, {@code 2}, {@code listed,noresend}, {@code all,extensions,noresend}) explores
-     * a policy instead, for the budget, from a new base seed, and stops at its first violation with
+     * a policy instead (with {@code -Dresilience.simulation.faults=FAILOVER,CUT,...} more kinds of fault), for the budget, from a new base seed, and stops at its first violation with
      * the seed and trace.
      */
     @Test
     void everyReplicaAcknowledgingOnAConnectionThatNeverResendsSurvivesFailovers() {
         String explored = System.getProperty("resilience.simulation.acks");
         ReplicaAckPolicy acks = ReplicaAckPolicy.parse(explored != null ? explored : "all,noresend");
-        Set<Schedule.Fault> kinds = EnumSet.of(Schedule.Fault.FAILOVER);
+        // failovers alone, unless an exploration asks for more kinds
+        Set<Schedule.Fault> kinds = System.getProperty("resilience.simulation.faults") != null ? FAULTS
+                : EnumSet.of(Schedule.Fault.FAILOVER);
         long base = explored != null ? Long.getLong("resilience.simulation.base", System.nanoTime()) : 5_000;
         long until = System.nanoTime() + BUDGET.toNanos();
         int runs = 0;

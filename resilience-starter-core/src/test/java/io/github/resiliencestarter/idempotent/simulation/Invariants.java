@@ -13,9 +13,10 @@ import java.util.stream.Collectors;
  * <ul>
  *   <li><b>at most once</b>: a key's work runs once. A second run is excused only where the
  *       guarantee says it may happen on a store without the completion in the business
- *       transaction: the lease of an owner that could not keep it (cut off from the store, paused,
- *       crashed, the store frozen or losing messages between its start and the second run's) was
- *       taken over. A node never runs a key again while it still holds that key's settlement;</li>
+ *       transaction: the owner crashed, or its lease was taken over while it could not keep it (cut
+ *       off from the store, paused, the store frozen or losing messages), the store granting its
+ *       key to another in such a fault or soon after it ({@link FaultPlan#excuses}). A node never runs a key again
+ *       while it still holds that key's settlement;</li>
  *   <li><b>each downstream call under its own key</b>: a call of retried work is never sent
  *       under the key another call of the same execution derived (a downstream would replay the
  *       other call's answer, and this one would never be made);</li>
@@ -34,6 +35,15 @@ final class Invariants {
     private Invariants() {
     }
 
+    /**
+     * How long after a fault ends a node that held a key has its lease back: an extension sent in the
+     * fault may wait out the command timeout, the next one waits at most a sixth of the lease, then
+     * takes a round trip; with room to spare.
+     */
+    private static long recovery(Schedule schedule) {
+        return Schedule.ms(2 * schedule.commandTimeoutMillis + schedule.config.lease().toMillis() / 6 + 500);
+    }
+
     static List<String> check(Schedule schedule, History history) {
         List<String> violations = new ArrayList<>(history.violations);
         Map<String, List<History.Effect>> effects = history.effects.stream()
@@ -48,7 +58,10 @@ final class Invariants {
                 // the node of the first run still held the key (it tried to settle it later) when it ran it again
                 boolean heldItself = first.life() == again.life() && history.lastSettleTry.getOrDefault(first.owner(),
                         Long.MAX_VALUE) >= again.startedAt();
-                if (!heldItself && schedule.faults.impaired(first.life().node, first.startedAt(), again.startedAt())) {
+                // judged when the first run's claim was granted to another: from then on nothing recalls that it ran
+                long lost = history.lostAt(key, first.owner(), first.startedAt(), again.startedAt());
+                if (!heldItself && schedule.faults.excuses(first.life().node, first.startedAt(), lost,
+                        recovery(schedule))) {
                     excusedKeys.add(key);
                     continue;
                 }

@@ -232,7 +232,13 @@ final class SimStoreClient implements IdempotencyStore {
 
     @Override
     public ClaimResult claim(Claim claim) {
-        ClaimResult result = roundTrip("claim", claim.key(), store -> store.claim(claim));
+        ClaimResult result = roundTrip("claim", claim.key(), store -> {
+            ClaimResult applied = store.claim(claim);
+            if (applied.owned()) {
+                history.claimed(claim.key(), claim.ownerToken(), kernel.nowNanos());
+            }
+            return applied;
+        });
         if (result.owned()) {
             try {
                 acknowledged("claim");

@@ -122,6 +122,11 @@ public final class DisposableRedisSentinel implements AutoCloseable {
         return proxy.port();
     }
 
+    /** @return the ports to reach every data node on directly, past its proxy if it has one */
+    public List<Integer> directPorts() {
+        return dataPorts.stream().map(this::direct).toList();
+    }
+
     /** The port to reach a data node on directly, past its proxy: how this class asks it questions. */
     private int direct(int port) {
         return serverPorts.getOrDefault(port, port);

@@ -1,5 +1,6 @@
 package io.github.resiliencestarter.idempotent.internal;
 
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -43,9 +44,13 @@ final class PendingSettlement {
         return lease;
     }
 
-    /** Whether its tries end before {@code when}, on the settlement's clock. */
-    boolean endsBefore(long when) {
-        return !forever && when - giveUpAt >= 0;
+    /**
+     * How long its tries may go on from {@code now}, on the settlement's clock.
+     *
+     * @return milliseconds, at most 0 once its limit has come, {@link Long#MAX_VALUE} when tried until written
+     */
+    long millisLeft(long now) {
+        return forever ? Long.MAX_VALUE : TimeUnit.NANOSECONDS.toMillis(giveUpAt - now);
     }
 
     /**

@@ -342,8 +342,10 @@ public final class Settlement {
             return;
         }
         long next = Math.min(MAX_RETRY_MILLIS, delayMillis * 2);
-        if (!retried.endsBefore(threads.nanoTime() + TimeUnit.MILLISECONDS.toNanos(next))) {
-            threads.schedule(() -> tryAgain(retried, next), next);
+        long left = retried.millisLeft(threads.nanoTime());
+        if (left > 0) {
+            // the last try falls on the limit itself, not a back-off before it
+            threads.schedule(() -> tryAgain(retried, next), Math.min(next, left));
             return;
         }
         if (retried.triedUntilWritten()) {

@@ -73,6 +73,9 @@ final class SimKernel {
 
     private long now;
 
+    /** Far more than a schedule's threads ever do at one instant; more is a loop that never waits. */
+    private static final long MAX_EVENTS_AT_ONE_INSTANT = 100_000;
+
     private long seq;
 
     private @Nullable Throwable failure;
@@ -158,8 +161,15 @@ final class SimKernel {
 
     /** Runs events until none is left before {@code horizonNanos}. */
     void runUntil(long horizonNanos) {
+        long sameInstant = 0;
         while (!queue.isEmpty() && queue.peek().at <= horizonNanos) {
             Event event = queue.poll();
+            sameInstant = event.at == now ? sameInstant + 1 : 0;
+            if (sameInstant > MAX_EVENTS_AT_ONE_INSTANT) {
+                // a loop that never lets time pass would hang the run: fail it as the defect it is
+                throw new AssertionError("livelock: more than " + MAX_EVENTS_AT_ONE_INSTANT
+                        + " events at " + now / 1_000_000 + " ms without time passing");
+            }
             now = event.at;
             Life life = event.life;
             if (life != null && !life.alive) {

@@ -1,0 +1,208 @@
+package io.github.resiliencestarter.idempotent.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.resiliencestarter.idempotent.Claim;
+import io.github.resiliencestarter.idempotent.Completion;
+import io.github.resiliencestarter.idempotent.IdempotencyRecord;
+import io.github.resiliencestarter.idempotent.IdempotencyStatus;
+import io.github.resiliencestarter.idempotent.IdempotencyStoreException;
+import io.github.resiliencestarter.idempotent.StoredResponse;
+import io.github.resiliencestarter.idempotent.support.InMemoryIdempotencyStore;
+import io.github.resiliencestarter.testsupport.ManualScheduler;
+import io.github.resiliencestarter.testsupport.ManualTime;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The settlement of a claim on manual time (a unit test of the engine): what it writes, how long
+ * it keeps trying while the store refuses its completion or release, how long its node holds the
+ * key and keeps its lease, and a duplicate hurrying it.
+ */
+class SettlementTest {
+
+    private static final long LEASE = 3_000;
+
+    private static final long SETTLE_LIMIT = 5_000;
+
+    private static final String KEY = "idem:op:k";
+
+    private static final String OWNER = "owner";
+
+    private final ManualTime time = new ManualTime(1_800_000_000_000L);
+
+    private final ManualScheduler threads = new ManualScheduler(time);
+
+    /** Refuses completions and releases while {@link #away}; extends leases all along, and counts them. */
+    private final RefusingStore store = new RefusingStore(time);
+
+    private final LeaseKeeper leases = LeaseKeeper.tickedByHand(time, Runnable::run);
+
+    private final Settlement settlement = new Settlement(store, leases, threads);
+
+    private static final class RefusingStore extends InMemoryIdempotencyStore {
+
+        volatile boolean away;
+
+        final AtomicInteger extensions = new AtomicInteger();
+
+        RefusingStore(ManualTime time) {
+            super(time);
+        }
+
+        @Override
+        public boolean complete(Completion completion) {
+            refuseWhileAway();
+            return super.complete(completion);
+        }
+
+        @Override
+        public boolean release(String key, String ownerToken) {
+            refuseWhileAway();
+            return super.release(key, ownerToken);
+        }
+
+        @Override
+        public boolean extendLease(String key, String ownerToken, long leaseMillis) {
+            extensions.incrementAndGet();
+            return super.extendLease(key, ownerToken, leaseMillis);
+        }
+
+        private void refuseWhileAway() {
+            if (away) {
+                throw new IdempotencyStoreException("refused", null);
+            }
+        }
+    }
+
+    private LeaseKeeper.Lease claimed() {
+        store.claim(new Claim(KEY, "op", "fp", OWNER, LEASE, 600_000));
+        return leases.keep(store, KEY, OWNER, LEASE, Long.MAX_VALUE);
+    }
+
+    private static Settlement.Command completion() {
+        return new Settlement.Command("op", KEY, OWNER,
+                new Completion(KEY, OWNER, StoredResponse.value("\"done\""), 600_000), LEASE, SETTLE_LIMIT);
+    }
+
+    private static Settlement.Command release() {
+        return new Settlement.Command("op", KEY, OWNER, null, LEASE, SETTLE_LIMIT);
+    }
+
+    /** Moves the clock, the lease keeper ticking every 100 ms as its timer would. */
+    private void advance(long millis) {
+        for (long step = 0; step < millis; step += 100) {
+            threads.advance(Math.min(100, millis - step));
+            leases.tick();
+        }
+    }
+
+    private IdempotencyRecord record() {
+        return store.find(KEY);
+    }
+
+    @Test
+    void aCompletionRefusedForLessThanTheSettleLimitIsWrittenInFullOnceTheStoreIsBack() {
+        LeaseKeeper.Lease lease = claimed();
+        Object holder = settlement.hold(KEY, Long.MAX_VALUE);
+        store.away = true;
+
+        assertThat(settlement.settle(completion(), lease, holder)).isEqualTo(Settlement.Result.DEFERRED);
+        advance(SETTLE_LIMIT - 1_000);
+        assertThat(settlement.isHeld(KEY)).isTrue();
+        store.away = false;
+        advance(2_100);
+
+        assertThat(record().status()).isEqualTo(IdempotencyStatus.COMPLETED);
+        assertThat(record().response()).isEqualTo(StoredResponse.value("\"done\""));
+        assertThat(settlement.isHeld(KEY)).isFalse();
+    }
+
+    @Test
+    void aCompletionRefusedPastTheSettleLimitIsRecordedAsExecutedOnceTheStoreIsBack_theKeyHeldAndItsLeaseKeptMeanwhile() {
+        LeaseKeeper.Lease lease = claimed();
+        Object holder = settlement.hold(KEY, Long.MAX_VALUE);
+        store.away = true;
+
+        settlement.settle(completion(), lease, holder);
+        advance(SETTLE_LIMIT + 20_000);
+
+        assertThat(settlement.isHeld(KEY)).as("held past the settle limit").isTrue();
+        assertThat(record().isLeaseExpired(time.epochMillis())).as("the lease lapsed").isFalse();
+        store.away = false;
+        advance(2_100);
+        assertThat(record().status()).isEqualTo(IdempotencyStatus.COMPLETED);
+        assertThat(record().response()).isEqualTo(StoredResponse.outcomeUnknown());
+        assertThat(settlement.isHeld(KEY)).isFalse();
+        int extended = store.extensions.get();
+        advance(2 * LEASE);
+        assertThat(store.extensions.get()).as("the lease is still kept after the settlement").isEqualTo(extended);
+    }
+
+    @Test
+    void aReleaseRefusedPastTheSettleLimitIsGivenUp_theKeyNoLongerHeldAndItsLeaseLeftToLapse() {
+        LeaseKeeper.Lease lease = claimed();
+        store.away = true;
+
+        assertThat(settlement.settle(release(), lease)).isEqualTo(Settlement.Result.DEFERRED);
+        advance(SETTLE_LIMIT - 500);
+        assertThat(settlement.isHeld(KEY)).isTrue();
+        advance(2_500);
+
+        assertThat(settlement.isHeld(KEY)).isFalse();
+        int extended = store.extensions.get();
+        advance(LEASE + 100);
+        assertThat(store.extensions.get()).isEqualTo(extended);
+        assertThat(record().status()).isEqualTo(IdempotencyStatus.IN_PROGRESS);
+        assertThat(record().isLeaseExpired(time.epochMillis())).isTrue();
+    }
+
+    @Test
+    void aDuplicateHurriesAPendingSettlement_itIsTriedAtOnceRatherThanAtItsTurn() {
+        LeaseKeeper.Lease lease = claimed();
+        store.away = true;
+        settlement.settle(completion(), lease);
+        store.away = false;
+
+        settlement.hurry(KEY);
+        threads.runDue();
+
+        assertThat(record().status()).as("written without waiting for its turn").isEqualTo(IdempotencyStatus.COMPLETED);
+        assertThat(settlement.isHeld(KEY)).isFalse();
+    }
+
+    @Test
+    void runningWorkHoldsItsKeyUntilItsKeepEnds_butOnceItSettlesUntilTheSettlementEnds() {
+        settlement.hold(KEY, 1_000);
+        advance(900);
+        assertThat(settlement.isHeld(KEY)).isTrue();
+        advance(200);
+        assertThat(settlement.isHeld(KEY)).as("hung past its keep").isFalse();
+
+        LeaseKeeper.Lease lease = claimed();
+        Object holder = settlement.hold(KEY, 1_000);
+        store.away = true;
+        settlement.settle(completion(), lease, holder);
+        advance(1_500);
+        assertThat(settlement.isHeld(KEY)).as("its settlement still tried").isTrue();
+
+        settlement.hold("idem:op:unbounded", Long.MAX_VALUE);
+        advance(60_000);
+        assertThat(settlement.isHeld("idem:op:unbounded")).isTrue();
+        assertThat(settlement.isHeld("idem:op:other")).isFalse();
+    }
+
+    @Test
+    void aSettlementWrittenAtOnceEndsTheHoldAndTheLease() {
+        LeaseKeeper.Lease lease = claimed();
+        Object holder = settlement.hold(KEY, Long.MAX_VALUE);
+
+        assertThat(settlement.settle(completion(), lease, holder)).isEqualTo(Settlement.Result.SETTLED);
+
+        assertThat(settlement.isHeld(KEY)).isFalse();
+        assertThat(record().response()).isEqualTo(StoredResponse.value("\"done\""));
+        int extended = store.extensions.get();
+        advance(2 * LEASE);
+        assertThat(store.extensions.get()).as("the lease is still kept after the settlement").isEqualTo(extended);
+    }
+}

@@ -61,6 +61,28 @@ class LeaseKeeperTest {
         }
     }
 
+    /** A lease kept at the end of {@code main} must not keep the JVM from exiting. */
+    @Test
+    void theKeepersThreadsNeverKeepTheJvmAlive() throws Exception {
+        CountDownLatch extended = new CountDownLatch(1);
+        InMemoryIdempotencyStore store = new InMemoryIdempotencyStore() {
+            @Override
+            public boolean extendLease(String key, String ownerToken, long leaseMillis) {
+                extended.countDown();
+                return super.extendLease(key, ownerToken, leaseMillis);
+            }
+        };
+        store.claim(new Claim("daemon", "op", "fp", "owner", LeaseKeeper.MIN_LEASE_MILLIS, 60_000));
+        try (LeaseKeeper.Lease lease = new LeaseKeeper(TimeSource.SYSTEM).keep(store, "daemon", "owner",
+                LeaseKeeper.MIN_LEASE_MILLIS, Long.MAX_VALUE)) {
+            assertThat(extended.await(10, TimeUnit.SECONDS)).isTrue();
+            List<Thread> keepers = Thread.getAllStackTraces().keySet().stream()
+                    .filter(thread -> thread.getName().startsWith("resilience-idempotency-lease")).toList();
+            assertThat(keepers).as("its timer and an extension thread").hasSizeGreaterThanOrEqualTo(2)
+                    .allMatch(Thread::isDaemon);
+        }
+    }
+
     @Test
     void theLeasesDueAtOneTickGoToTheirStoreInBatchesOfItsSize() {
         ManualTime clock = new ManualTime(1_000_000);

@@ -11,6 +11,7 @@ import io.github.resiliencestarter.idempotent.StoredResponse;
 import io.github.resiliencestarter.idempotent.support.InMemoryIdempotencyStore;
 import io.github.resiliencestarter.testsupport.ManualScheduler;
 import io.github.resiliencestarter.testsupport.ManualTime;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -46,12 +47,15 @@ class SettlementTest {
 
         final AtomicInteger extensions = new AtomicInteger();
 
+        volatile Runnable beforeCompletion = () -> { };
+
         RefusingStore(ManualTime time) {
             super(time);
         }
 
         @Override
         public boolean complete(Completion completion) {
+            beforeCompletion.run();
             refuseWhileAway();
             return super.complete(completion);
         }
@@ -190,6 +194,23 @@ class SettlementTest {
         advance(60_000);
         assertThat(settlement.isHeld("idem:op:unbounded")).isTrue();
         assertThat(settlement.isHeld("idem:op:other")).isFalse();
+    }
+
+    @Test
+    void aFirstAttemptSlowerThanTheWorksKeepStillHoldsTheKey() {
+        LeaseKeeper.Lease lease = claimed();
+        Object holder = settlement.hold(KEY, 1_000);
+        AtomicBoolean heldMidCommand = new AtomicBoolean();
+        store.beforeCompletion = () -> {
+            // the command takes two seconds, past the work's keep of one
+            time.advance(2_000);
+            heldMidCommand.set(settlement.isHeld(KEY));
+        };
+
+        assertThat(settlement.settle(completion(), lease, holder)).isEqualTo(Settlement.Result.SETTLED);
+
+        assertThat(heldMidCommand).as("held while its first attempt ran").isTrue();
+        assertThat(settlement.isHeld(KEY)).isFalse();
     }
 
     @Test

@@ -303,12 +303,12 @@ public final class LeaseKeeper {
     private record Claim(IdempotencyStore store, String key, String owner) {
     }
 
-    /** One kept lease. */
     /** The end of a keep of {@code millis} from {@code now}, {@link Long#MAX_VALUE} meaning none. */
     private static long keepUntil(long now, long millis) {
         return millis == Long.MAX_VALUE ? Long.MAX_VALUE : now + TimeUnit.MILLISECONDS.toNanos(millis);
     }
 
+    /** One kept lease. */
     public static final class Lease implements AutoCloseable {
 
         /** A lease nobody keeps: for a claim settled before its work ran. */

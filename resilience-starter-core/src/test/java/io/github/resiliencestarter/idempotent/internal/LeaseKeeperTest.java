@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,23 +28,30 @@ class LeaseKeeperTest {
     /** Extended every third of it: a pause of a few hundred milliseconds on a loaded machine is no lapse. */
     private static final long LEASE_MILLIS = 1_500;
 
-    @Test
-    void aStalledExtensionOfOneLeaseNeverLetsTheOtherLeasesOfTheNodeLapse() throws Exception {
-        CountDownLatch stalled = new CountDownLatch(1);
-        InMemoryIdempotencyStore store = new InMemoryIdempotencyStore() {
+    /** A memory store on the system clock that runs {@code beforeExtending} with the key before each lease extension. */
+    private static InMemoryIdempotencyStore extendingAfter(Consumer<String> beforeExtending) {
+        return new InMemoryIdempotencyStore() {
             @Override
             public boolean extendLease(String key, String ownerToken, long leaseMillis) {
-                if (key.equals("stalled")) {
-                    try {
-                        // a store call that never answers (a black hole with no client timeout)
-                        stalled.await(30, TimeUnit.SECONDS);
-                    } catch (InterruptedException ex) {
-                        Thread.currentThread().interrupt();
-                    }
-                }
+                beforeExtending.accept(key);
                 return super.extendLease(key, ownerToken, leaseMillis);
             }
         };
+    }
+
+    @Test
+    void aStalledExtensionOfOneLeaseNeverLetsTheOtherLeasesOfTheNodeLapse() throws Exception {
+        CountDownLatch stalled = new CountDownLatch(1);
+        InMemoryIdempotencyStore store = extendingAfter(key -> {
+            if (key.equals("stalled")) {
+                try {
+                    // a store call that never answers (a black hole with no client timeout)
+                    stalled.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException ex) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        });
         LeaseKeeper keeper = new LeaseKeeper(TimeSource.SYSTEM);
         for (String key : new String[] {"stalled", "healthy"}) {
             store.claim(new Claim(key, "op", "fp", "owner-" + key, LEASE_MILLIS, 60_000));
@@ -65,13 +73,7 @@ class LeaseKeeperTest {
     @Test
     void theKeepersThreadsNeverKeepTheJvmAlive() throws Exception {
         CountDownLatch extended = new CountDownLatch(1);
-        InMemoryIdempotencyStore store = new InMemoryIdempotencyStore() {
-            @Override
-            public boolean extendLease(String key, String ownerToken, long leaseMillis) {
-                extended.countDown();
-                return super.extendLease(key, ownerToken, leaseMillis);
-            }
-        };
+        InMemoryIdempotencyStore store = extendingAfter(key -> extended.countDown());
         store.claim(new Claim("daemon", "op", "fp", "owner", LeaseKeeper.MIN_LEASE_MILLIS, 60_000));
         try (LeaseKeeper.Lease lease = new LeaseKeeper(TimeSource.SYSTEM).keep(store, "daemon", "owner",
                 LeaseKeeper.MIN_LEASE_MILLIS, Long.MAX_VALUE)) {

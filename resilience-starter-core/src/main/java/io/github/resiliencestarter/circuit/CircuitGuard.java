@@ -224,9 +224,18 @@ public final class CircuitGuard {
         if (old.config.equals(next)) {
             return; // unchanged: the window keeps its counts
         }
-        CircuitState was = stateOf(old);
         Engine fresh = new Engine(next, Resilience4jBreakers.create(name, next, time),
                 new RecoveryRamp(next.warmUp().toNanos(), next.warmUpStart()));
+        // both engines' locks: a transition of either is told wholly before this one or not at all
+        synchronized (old) {
+            synchronized (fresh) {
+                replace(old, fresh);
+            }
+        }
+    }
+
+    private void replace(Engine old, Engine fresh) {
+        CircuitState was = stateOf(old);
         long now = time.nanoTime();
         switch (was) {
             case OPEN, HALF_OPEN -> {
@@ -267,8 +276,6 @@ public final class CircuitGuard {
     }
 
     private void transitioned(Engine target, CircuitBreaker.State now) {
-        CircuitState from;
-        CircuitState to;
         synchronized (target) {
             CircuitBreaker.State before = target.seen;
             if (before == now) {
@@ -276,8 +283,8 @@ public final class CircuitGuard {
             }
             target.seen = now;
             boolean wasRamping = target.ramp.active();
-            from = Resilience4jBreakers.stateOf(before);
-            to = Resilience4jBreakers.stateOf(now);
+            CircuitState from = Resilience4jBreakers.stateOf(before);
+            CircuitState to = Resilience4jBreakers.stateOf(now);
             if (to == CircuitState.OPEN || to == CircuitState.FORCED_OPEN) {
                 target.probeAt = time.nanoTime() + target.config.waitInOpenState().toNanos();
                 target.ramp.stop();
@@ -289,27 +296,36 @@ public final class CircuitGuard {
             if (from == CircuitState.CLOSED && wasRamping) {
                 from = CircuitState.RAMPING;
             }
+            // told under the lock, so observers hear transitions in the order they happened (a
+            // state gauge set by each would otherwise be left on a state already left)
+            if (engine == target) {
+                observer.onStateChange(name, from, to);
+            } // else: a call that began before a reconfiguration ended on the engine it replaced
         }
-        if (engine == target) {
-            observer.onStateChange(name, from, to);
-        } // else: a call that began before a reconfiguration ended on the engine it replaced
     }
 
     /** Admission: the ramp first (cheap when it is over), then Resilience4j's permission. */
     private long admit(Engine current) {
         RecoveryRamp ramp = current.ramp;
-        if (ramp.active()) {
-            switch (ramp.admit(time.nanoTime())) {
-                case REJECTED -> {
-                    observer.onCall(name, CircuitOutcome.RAMP_REJECTED);
-                    throw new CircuitOpenException(name, CircuitState.RAMPING, BUSY_RETRY_AFTER);
-                }
-                case FINISHED -> observer.onStateChange(name, CircuitState.RAMPING, CircuitState.CLOSED);
-                default -> {
-                }
-            }
+        if (ramp.active() && rampRefuses(current)) {
+            observer.onCall(name, CircuitOutcome.RAMP_REJECTED);
+            throw new CircuitOpenException(name, CircuitState.RAMPING, BUSY_RETRY_AFTER);
         }
         return permit(current);
+    }
+
+    /**
+     * The ramp's admission, under the engine's lock while the ramp runs: its end is a transition,
+     * told in order with the others.
+     */
+    private boolean rampRefuses(Engine current) {
+        synchronized (current) {
+            RecoveryRamp.Admission admission = current.ramp.admit(time.nanoTime());
+            if (admission == RecoveryRamp.Admission.FINISHED && engine == current) {
+                observer.onStateChange(name, CircuitState.RAMPING, CircuitState.CLOSED);
+            }
+            return admission == RecoveryRamp.Admission.REJECTED;
+        }
     }
 
     /** Resilience4j's permission alone: refused when open, or half-open with every probe taken. */

@@ -22,7 +22,8 @@ public interface CircuitObserver {
     }
 
     /**
-     * The breaker changed state.
+     * The breaker changed state. A breaker tells its changes one at a time, in the order they
+     * happened, so the last one heard is its state.
      *
      * @param circuit the breaker's name
      * @param from the state it left

@@ -13,10 +13,15 @@ import io.github.resiliencestarter.retry.RetryableException;
 import io.github.resiliencestarter.testsupport.ManualTime;
 import io.github.resiliencestarter.timeout.DeadlineExceededException;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -297,5 +302,60 @@ class CircuitGuardTest {
         catchThrowable(() -> guard.call(() -> fail(shared)));
         catchThrowable(() -> guard.call(() -> fail(shared)));
         assertThat(shared.getSuppressed()).hasSize(1);
+    }
+
+    /**
+     * CI once saw an opening's notice arrive after the half-open one that followed it: the first
+     * thread was told late. Here the first notice is held in its observer until the next transition,
+     * on another thread, has either been told (the defect) or waits for the first (the order kept).
+     */
+    @Test
+    void tellsItsStateChangesInTheOrderTheyHappened() throws Throwable {
+        List<String> heard = new CopyOnWriteArrayList<>();
+        CountDownLatch openingHeld = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        CircuitGuard guard = CircuitGuard.builder("inventory", small().build()).timeSource(time)
+                .observer(new CircuitObserver() {
+                    @Override
+                    public void onStateChange(String circuit, CircuitState from, CircuitState to) {
+                        if (to == CircuitState.OPEN) {
+                            openingHeld.countDown();
+                            await(release);
+                        }
+                        heard.add(from.tag() + ">" + to.tag());
+                    }
+                }).build();
+        Thread opener = new Thread(() -> {
+            for (int i = 0; i < 4; i++) {
+                catchThrowable(() -> guard.call(() -> fail(new IOException("reset"))));
+            }
+        });
+        opener.start();
+        assertThat(openingHeld.await(10, TimeUnit.SECONDS)).isTrue();
+        time.advance(10_001);
+        Thread prober = new Thread(() -> catchThrowable(() -> guard.call(() -> "probe")));
+        prober.start();
+        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (heard.isEmpty() && !waitsForTheBreaker(prober) && System.nanoTime() < giveUp) {
+            Thread.onSpinWait();
+        }
+        release.countDown();
+        opener.join(10_000);
+        prober.join(10_000);
+        assertThat(heard).containsExactly("closed>open", "open>half_open");
+    }
+
+    private static boolean waitsForTheBreaker(Thread thread) {
+        ThreadInfo info = ManagementFactory.getThreadMXBean().getThreadInfo(thread.getId());
+        return info != null && info.getThreadState() == Thread.State.BLOCKED && info.getLockName() != null
+                && info.getLockName().startsWith(CircuitGuard.class.getName());
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -43,6 +43,12 @@ public final class CircuitBreakerConfig {
     /** Default time the circuit stays open before it lets probes through. */
     public static final Duration DEFAULT_WAIT_IN_OPEN_STATE = Duration.ofSeconds(10);
 
+    /**
+     * Default longest time half-open: a probe that never ends (no timeout around it) must not hold
+     * the circuit half-open, refusing everything else, for good; past it the circuit opens again.
+     */
+    public static final Duration DEFAULT_MAX_WAIT_IN_HALF_OPEN_STATE = Duration.ofSeconds(60);
+
     /** Default number of probes half-open. */
     public static final int DEFAULT_HALF_OPEN_CALLS = 5;
 
@@ -314,7 +320,7 @@ public final class CircuitBreakerConfig {
 
         private int halfOpenCalls = DEFAULT_HALF_OPEN_CALLS;
 
-        private Duration maxWaitInHalfOpenState = Duration.ZERO;
+        private Duration maxWaitInHalfOpenState = DEFAULT_MAX_WAIT_IN_HALF_OPEN_STATE;
 
         private Duration warmUp = DEFAULT_WARM_UP;
 
@@ -418,9 +424,9 @@ public final class CircuitBreakerConfig {
         }
 
         /**
-         * How long the circuit may stay half-open.
+         * How long the circuit may stay half-open before it opens again (default 60 s).
          *
-         * @param value zero (no limit) or a positive duration
+         * @param value zero (as long as the probes take) or a positive duration
          * @return this builder
          */
         public Builder maxWaitInHalfOpenState(Duration value) {

@@ -53,12 +53,16 @@ public final class CircuitGuard {
 
     private volatile Engine engine;
 
+    /** When {@link #acquire} was last asked, in the time source's nanoseconds: an instance's last use. */
+    private volatile long lastAcquired;
+
     private CircuitGuard(String name, CircuitBreakerConfig config, TimeSource time, CircuitObserver observer) {
         this.name = name;
         this.time = time;
         this.observer = observer;
         this.gate = new OpenCircuitGate(name, this::refusal);
         this.engine = newEngine(config);
+        this.lastAcquired = time.nanoTime();
     }
 
     /**
@@ -117,7 +121,8 @@ public final class CircuitGuard {
         try {
             result = work.call();
         } catch (Throwable failure) {
-            throw failed(current, started, failure, TraceContextHolder.current().deadline(), true);
+            throw failed(current, started, failure, TraceContextHolder.current().deadline(),
+                    Thread.currentThread().isInterrupted(), true);
         }
         succeeded(current, started);
         return result;
@@ -144,7 +149,8 @@ public final class CircuitGuard {
         try {
             stage = work.call().toCompletableFuture();
         } catch (Throwable failure) {
-            return CompletableFuture.failedFuture(failed(current, started, failure, deadline, true));
+            return CompletableFuture.failedFuture(
+                    failed(current, started, failure, deadline, Thread.currentThread().isInterrupted(), true));
         }
         CompletableFuture<T> result = new CompletableFuture<>();
         stage.whenComplete((value, failure) -> {
@@ -152,7 +158,9 @@ public final class CircuitGuard {
                 succeeded(current, started);
                 result.complete(value);
             } else {
-                result.completeExceptionally(failed(current, started, Causes.unwrapAsync(failure), deadline, true));
+                // the completing thread is not the call's: its interrupt flag says nothing of this call
+                result.completeExceptionally(
+                        failed(current, started, Causes.unwrapAsync(failure), deadline, false, true));
             }
         });
         return Stages.cancelling(result, stage);
@@ -170,15 +178,26 @@ public final class CircuitGuard {
      */
     public CircuitPermit acquire(boolean applyRamp) {
         Engine current = engine;
+        lastAcquired = time.nanoTime();
         long started = applyRamp ? admit(current) : permit(current);
         Deadline deadline = TraceContextHolder.current().deadline();
         return new CircuitPermit(() -> succeeded(current, started),
-                failure -> failed(current, started, failure, deadline, false),
+                failure -> failed(current, started, failure, deadline, Thread.currentThread().isInterrupted(), false),
                 () -> {
                     current.breaker.releasePermission();
                     notice(current);
                     observer.onCall(name, CircuitOutcome.IGNORED);
                 });
+    }
+
+    /**
+     * How long since a call last asked this breaker for a permit through {@link #acquire} (or since
+     * it was made): how a breaker per instance tells that its instance is gone.
+     *
+     * @return the time, in nanoseconds
+     */
+    public long nanosSinceAcquired() {
+        return time.nanoTime() - lastAcquired;
     }
 
     /**
@@ -285,7 +304,9 @@ public final class CircuitGuard {
             boolean wasRamping = target.ramp.active();
             CircuitState from = Resilience4jBreakers.stateOf(before);
             CircuitState to = Resilience4jBreakers.stateOf(now);
-            if (to == CircuitState.OPEN || to == CircuitState.FORCED_OPEN) {
+            if (to == CircuitState.HALF_OPEN) {
+                target.halfOpenAt = time.nanoTime();
+            } else if (to == CircuitState.OPEN || to == CircuitState.FORCED_OPEN) {
                 target.probeAt = time.nanoTime() + target.config.waitInOpenState().toNanos();
                 target.ramp.stop();
             } else if (to == CircuitState.CLOSED && (from == CircuitState.HALF_OPEN || from == CircuitState.OPEN)
@@ -315,6 +336,25 @@ public final class CircuitGuard {
     }
 
     /**
+     * A circuit half-open for longer than its limit opens again: probes that never end (nothing
+     * times them out) must not hold it half-open, refusing every other call, for good. Asked at
+     * admission, on the guard's time source: no timer thread.
+     */
+    private void reopenWhenProbesOutstay(Engine current) {
+        long limit = current.config.maxWaitInHalfOpenState().toNanos();
+        if (limit <= 0) {
+            return;
+        }
+        synchronized (current) {
+            if (current.seen == CircuitBreaker.State.HALF_OPEN && time.nanoTime() - current.halfOpenAt >= limit
+                    && current.breaker.getState() == CircuitBreaker.State.HALF_OPEN) {
+                current.breaker.transitionToOpenState();
+            }
+        }
+        notice(current);
+    }
+
+    /**
      * The ramp's admission, under the engine's lock while the ramp runs: its end is a transition,
      * told in order with the others.
      */
@@ -330,6 +370,9 @@ public final class CircuitGuard {
 
     /** Resilience4j's permission alone: refused when open, or half-open with every probe taken. */
     private long permit(Engine current) {
+        if (current.seen == CircuitBreaker.State.HALF_OPEN) {
+            reopenWhenProbesOutstay(current);
+        }
         boolean permitted = current.breaker.tryAcquirePermission();
         notice(current); // open → half-open happens here
         if (!permitted) {
@@ -348,9 +391,9 @@ public final class CircuitGuard {
     }
 
     private Throwable failed(Engine current, long started, Throwable failure, @Nullable Deadline deadline,
-            boolean attachGate) {
+            boolean interrupted, boolean attachGate) {
         long elapsed = time.nanoTime() - started;
-        switch (AttemptJudge.judge(current.config, failure, elapsed, deadline)) {
+        switch (AttemptJudge.judge(current.config, failure, elapsed, deadline, interrupted)) {
             case FAILURE -> {
                 current.breaker.onError(elapsed, TimeUnit.NANOSECONDS, failure);
                 observer.onCall(name, CircuitOutcome.FAILURE);
@@ -409,6 +452,9 @@ public final class CircuitGuard {
 
         /** When an open circuit lets its first probe through, in the time source's nanoseconds. */
         volatile long probeAt;
+
+        /** When the circuit last went half-open, in the time source's nanoseconds. */
+        volatile long halfOpenAt;
 
         /** Resilience4j's state as last noticed; changed under the engine's lock. */
         volatile CircuitBreaker.State seen;

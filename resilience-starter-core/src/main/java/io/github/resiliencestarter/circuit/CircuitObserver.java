@@ -33,6 +33,14 @@ public interface CircuitObserver {
     }
 
     /**
+     * A breaker was removed (the breaker of an instance no longer called): forget what is kept for it.
+     *
+     * @param circuit the breaker's name
+     */
+    default void onRemoved(String circuit) {
+    }
+
+    /**
      * One observer that tells all of {@code observers}, in order.
      *
      * @param observers the observers
@@ -58,6 +66,13 @@ public interface CircuitObserver {
             public void onStateChange(String circuit, CircuitState from, CircuitState to) {
                 for (CircuitObserver observer : all) {
                     observer.onStateChange(circuit, from, to);
+                }
+            }
+
+            @Override
+            public void onRemoved(String circuit) {
+                for (CircuitObserver observer : all) {
+                    observer.onRemoved(circuit);
                 }
             }
         };

@@ -102,6 +102,29 @@ public final class CircuitRegistry {
     }
 
     /**
+     * Removes the breakers of instances no call has asked for a permit in {@code idleNanos}, if
+     * closed: an instance that left (a pod replaced, a scaled-down node) would otherwise keep its
+     * breaker and meters for good. An open, half-open or ramping one stays: the balancer avoids it
+     * on purpose, and it must keep its state until it recovers.
+     *
+     * @param idleNanos how long unused, in nanoseconds
+     * @return how many were removed
+     */
+    public int removeIdleInstances(long idleNanos) {
+        int removed = 0;
+        for (String key : instanceOf.keySet()) {
+            CircuitGuard guard = guards.get(key);
+            if (guard != null && guard.nanosSinceAcquired() >= idleNanos && guard.state() == CircuitState.CLOSED
+                    && guards.remove(key, guard)) {
+                instanceOf.remove(key);
+                observer.onRemoved(key);
+                removed++;
+            }
+        }
+        return removed;
+    }
+
+    /**
      * Every breaker created so far.
      *
      * @return a snapshot, in no particular order

@@ -13,9 +13,11 @@ import io.github.resiliencestarter.timeout.TimeoutObserver;
 import io.github.resiliencestarter.timeout.TimeoutOutcome;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -137,6 +139,17 @@ public class ResilienceMetrics implements TimeoutObserver, RetryObserver, Idempo
         circuitState(circuit).set(to.ordinal());
         Counter.builder(CIRCUIT_TRANSITIONS).tag("name", circuit).tag("from", from.tag()).tag("to", to.tag())
                 .register(registry).increment();
+    }
+
+    @Override
+    public void onRemoved(String circuit) {
+        circuitCounters.remove(circuit);
+        circuitStates.remove(circuit);
+        for (String meter : List.of(CIRCUIT_CALLS, CIRCUIT_TRANSITIONS, CIRCUIT_STATE)) {
+            for (Meter each : registry.find(meter).tag("name", circuit).meters()) {
+                registry.remove(each);
+            }
+        }
     }
 
     private AtomicInteger circuitState(String circuit) {

@@ -304,6 +304,30 @@ class CircuitGuardTest {
         assertThat(shared.getSuppressed()).hasSize(1);
     }
 
+    @Test
+    void aProbeThatNeverEndsOpensTheCircuitAgainOnceTheHalfOpenWaitIsOver() throws Throwable {
+        assertThat(CircuitBreakerConfig.custom().build().maxWaitInHalfOpenState()).as("the default")
+                .isEqualTo(Duration.ofSeconds(60));
+        CircuitGuard guard = guard(small().maxWaitInHalfOpenState(Duration.ofSeconds(30)));
+        openIt(guard);
+        time.advance(10_001);
+        CompletableFuture<String> hung = new CompletableFuture<>();
+        guard.callAsync(() -> hung);
+        guard.callAsync(() -> hung);
+        time.advance(29_999);
+        Throwable busy = catchThrowable(() -> guard.call(() -> "refused"));
+        assertThat(((CircuitOpenException) busy).state()).isEqualTo(CircuitState.HALF_OPEN);
+
+        time.advance(1);
+        Throwable reopened = catchThrowable(() -> guard.call(() -> "refused"));
+        assertThat(((CircuitOpenException) reopened).state()).isEqualTo(CircuitState.OPEN);
+        assertThat(((CircuitOpenException) reopened).retryAfter()).isEqualTo(Duration.ofSeconds(10));
+        time.advance(10_001);
+        assertThat(guard.call(() -> "a new probe")).isEqualTo("a new probe");
+        assertThat(transitions).containsExactly("closed>open", "open>half_open", "half_open>open",
+                "open>half_open");
+    }
+
     /**
      * CI once saw an opening's notice arrive after the half-open one that followed it: the first
      * thread was told late. Here the first notice is held in its observer until the next transition,

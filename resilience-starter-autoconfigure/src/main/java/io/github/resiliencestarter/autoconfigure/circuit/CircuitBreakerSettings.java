@@ -39,7 +39,7 @@ public class CircuitBreakerSettings {
     /** Probes let through half-open (default 5). */
     private @Nullable Integer halfOpenCalls;
 
-    /** How long the circuit may wait half-open for its probes; 0 (the default) waits for them. */
+    /** How long the circuit may wait half-open for its probes before it opens again (default 60s); 0 waits for them. */
     private @Nullable Duration maxWaitInHalfOpenState;
 
     /** How long admitted traffic ramps up after the circuit closes again (default 30s); 0 admits all at once. */

@@ -36,6 +36,12 @@ public class InstanceCircuitBreakers implements LoadBalancerLifecycle<Object, Ob
     static final long ABANDONED_NANOS = TimeUnit.MINUTES.toNanos(5);
 
     /**
+     * A closed breaker of an instance no request has used for this long is removed, with its meters:
+     * the instance has most likely left (a replaced pod keeps no address).
+     */
+    static final long IDLE_NANOS = TimeUnit.MINUTES.toNanos(10);
+
+    /**
      * The permit of each request in flight, by the identity of the request object both callbacks
      * receive (concurrent requests to the same URL are equal by {@code equals}). A reactive client
      * never reports a cancelled exchange: such entries are swept after {@link #ABANDONED_NANOS}, so
@@ -75,6 +81,7 @@ public class InstanceCircuitBreakers implements LoadBalancerLifecycle<Object, Ob
         }
         if ((started.incrementAndGet() & 255) == 0) {
             sweepAbandoned(System.nanoTime());
+            registry.removeIdleInstances(IDLE_NANOS);
         }
         String target = AvoidFailedInstancesSupplier.target(instance);
         try {

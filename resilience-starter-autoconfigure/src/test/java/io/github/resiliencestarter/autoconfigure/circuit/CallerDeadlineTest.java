@@ -21,6 +21,7 @@ import io.github.resiliencestarter.timeout.TimeoutMode;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -91,6 +92,13 @@ class CallerDeadlineTest {
         public String priceWithinOwnTimeout() {
             return client.get().uri("/slow").retrieve().body(String.class);
         }
+
+        /** A hanging downstream, asynchronously: the timeout ends the call by cancelling it. */
+        @Timeout("100ms")
+        @CircuitBreaker(name = "pricing")
+        public CompletableFuture<String> priceAsyncWithinOwnTimeout() {
+            return new CompletableFuture<>();
+        }
     }
 
     private ApplicationContextRunner runner() {
@@ -153,6 +161,19 @@ class CallerDeadlineTest {
             Pricing pricing = context.getBean(Pricing.class);
             for (int i = 0; i < 5; i++) {
                 assertThat(catchThrowable(pricing::priceWithinOwnTimeout)).isInstanceOf(DeadlineExceededException.class);
+            }
+            assertThat(outcomes).hasSize(5).containsOnly(CircuitOutcome.FAILURE);
+            assertThat(context.getBean(CircuitRegistry.class).guard("pricing").state()).isEqualTo(CircuitState.OPEN);
+        });
+    }
+
+    @Test
+    void anAsyncCallCancelledByTheMethodsOwnTimeoutCountsAndOpensTheCircuit() {
+        runner().run(context -> {
+            Pricing pricing = context.getBean(Pricing.class);
+            for (int i = 0; i < 5; i++) {
+                assertThat(catchThrowable(() -> pricing.priceAsyncWithinOwnTimeout().join()))
+                        .hasCauseInstanceOf(DeadlineExceededException.class);
             }
             assertThat(outcomes).hasSize(5).containsOnly(CircuitOutcome.FAILURE);
             assertThat(context.getBean(CircuitRegistry.class).guard("pricing").state()).isEqualTo(CircuitState.OPEN);

@@ -5,6 +5,9 @@ import io.github.resiliencestarter.circuit.CircuitRefusal;
 import io.github.resiliencestarter.context.Deadline;
 import io.github.resiliencestarter.core.Causes;
 import io.github.resiliencestarter.retry.RetryClassifier;
+import java.io.InterruptedIOException;
+import java.net.SocketTimeoutException;
+import java.nio.channels.ClosedByInterruptException;
 import java.util.concurrent.CancellationException;
 import org.jspecify.annotations.Nullable;
 
@@ -13,11 +16,13 @@ import org.jspecify.annotations.Nullable;
  *
  * <ol>
  * <li>No failure: a success (the breaker itself tells a slow one by its duration).</li>
- * <li>Refused by a breaker inside this one (anywhere in the cause chain), cancelled or
- *     interrupted: ignored.</li>
- * <li>The deadline had passed when the call ended: the method's own ({@code @Timeout}) one, a
- *     failure; a caller's budget, a failure only when the call had already run for the slow-call
- *     duration, its fair chance; cut sooner, it says nothing about the downstream and is ignored.</li>
+ * <li>Refused by a breaker inside this one (anywhere in the cause chain): ignored.</li>
+ * <li>The deadline had passed when the call ended, however the call was stopped (a timeout's
+ *     cancel or interrupt included): the method's own ({@code @Timeout}) one, a failure; a
+ *     caller's budget, a failure only when the call had already run for the slow-call duration,
+ *     its fair chance; cut sooner, it says nothing about the downstream and is ignored.</li>
+ * <li>Cancelled or interrupted with time left (a hedge's losing attempt, a caller gone; the
+ *     interrupt may surface as an I/O failure whose cause is the interrupt): ignored.</li>
  * <li>A failure the starter never retries (a spent deadline, an idempotency conflict, another open
  *     circuit, {@code NonRetryableException}) or an excluded type: ignored.</li>
  * <li>A failure the classification calls transient (I/O, 5xx, a timeout): a failure.</li>
@@ -36,24 +41,27 @@ public final class AttemptJudge {
      * @param failure the call's failure, or {@code null}
      * @param elapsedNanos how long it ran
      * @param deadline the caller's deadline, or {@code null}
+     * @param interrupted whether the calling thread's interrupt flag was up when the call ended
      * @return what it contributes
      */
     public static Verdict judge(CircuitBreakerConfig config, @Nullable Throwable failure, long elapsedNanos,
-            @Nullable Deadline deadline) {
+            @Nullable Deadline deadline, boolean interrupted) {
         if (failure == null) {
             return Verdict.SUCCESS;
         }
-        if (failure instanceof CancellationException || failure instanceof InterruptedException
-                || Causes.firstAnswer(failure, cause -> cause instanceof CircuitRefusal ? cause : null) != null) {
-            // the caller gave up, or a breaker inside (another, or one instance's) refused: nothing
-            // was asked of this breaker's downstream
+        if (Causes.firstAnswer(failure, cause -> cause instanceof CircuitRefusal ? cause : null) != null) {
+            // a breaker inside (another, or one instance's) refused: nothing was asked of this downstream
             return Verdict.IGNORED;
         }
         if (deadline != null && deadline.isExpired()) {
-            // the method's own @Timeout was missed: the downstream's fault. A caller's budget that
-            // ran out: only when the call had had its fair chance
+            // the method's own @Timeout was missed: the downstream's fault, even when the timeout
+            // cancelled the call. A caller's budget that ran out: only when the call had had its fair chance
             return deadline.isLocal() || elapsedNanos >= config.slowCallDuration().toNanos() ? Verdict.FAILURE
                     : Verdict.IGNORED;
+        }
+        if (interrupted || Causes.firstAnswer(failure, AttemptJudge::cut) != null) {
+            // stopped from this side with time left: a hedge's loser, a caller that went away
+            return Verdict.IGNORED;
         }
         RetryClassifier classifier = config.classifier();
         if (classifier.isRetryable(failure)) {
@@ -63,6 +71,17 @@ public final class AttemptJudge {
             return Verdict.IGNORED;
         }
         return Verdict.SUCCESS;
+    }
+
+    /**
+     * A cancellation or an interrupt, as thrown or as an I/O client reports it; a socket's read
+     * timeout is an {@link InterruptedIOException} too, and stays a timeout.
+     */
+    private static @Nullable Throwable cut(Throwable cause) {
+        boolean cancelled = cause instanceof CancellationException || cause instanceof InterruptedException
+                || cause instanceof ClosedByInterruptException
+                || cause instanceof InterruptedIOException && !(cause instanceof SocketTimeoutException);
+        return cancelled ? cause : null;
     }
 
     /** What a call contributes. */

@@ -6,6 +6,7 @@ import io.github.resiliencestarter.circuit.CircuitBreakerConfig;
 import io.github.resiliencestarter.circuit.CircuitState;
 import io.github.resiliencestarter.context.TimeSource;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.concurrent.TimeUnit;
@@ -40,7 +41,9 @@ public final class Resilience4jBreakers {
                                         ? SlidingWindowType.TIME_BASED : SlidingWindowType.COUNT_BASED)
                         .waitDurationInOpenState(config.waitInOpenState())
                         .permittedNumberOfCallsInHalfOpenState(config.halfOpenCalls())
-                        .maxWaitDurationInHalfOpenState(config.maxWaitInHalfOpenState())
+                        // the half-open limit is the guard's, on its time source: Resilience4j's runs on a
+                        // timer thread, and its transition there would go unnoticed by the guard's observers
+                        .maxWaitDurationInHalfOpenState(Duration.ZERO)
                         // half-open on the first call after the wait: no timer thread of its own
                         .automaticTransitionFromOpenToHalfOpenEnabled(false)
                         .writableStackTraceEnabled(false)

@@ -1,17 +1,31 @@
 package io.github.resiliencestarter.timeout.support;
 
-import java.util.concurrent.LinkedTransferQueue;
+import java.util.AbstractQueue;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A work queue of no capacity: a task is accepted only when an idle worker is already waiting for
  * it, so a {@code ThreadPoolExecutor} starts another thread or rejects, as it does with a
  * {@code SynchronousQueue}.
  *
- * <p>Why not a {@code SynchronousQueue}: on Java 17 its waiting side spins before it parks, and on
- * a machine of two cores the spinning worker takes the CPU the caller needs to hand over and to
- * wake up (about 4 µs per OFFLOAD call in {@code OffloadDefaultsBenchmark}). A
- * {@link LinkedTransferQueue}'s waiters yield once and park.
+ * <p>The worker that waited <em>last</em> takes the task. A pool grown by a burst then shrinks
+ * back: under a light load the same few workers keep taking the tasks, and those above the core
+ * size stay idle until their keep-alive ends them. Handing each task to the worker that waited
+ * longest (a {@code LinkedTransferQueue}, a fair {@code SynchronousQueue}) rotates the load over
+ * every worker, so at about one task a second none of them is ever idle long enough to end.
+ *
+ * <p>Why not a (non-fair) {@code SynchronousQueue}: on Java 17 its waiting side spins before it
+ * parks, and on a machine of two cores the spinning worker takes the CPU the caller needs to hand
+ * over and to wake up (about 4 µs per OFFLOAD call in {@code OffloadDefaultsBenchmark}). Workers
+ * here park at once.
  *
  * <p>{@link #put} is not supported: waiting without bound for a worker is what the executor's
  * rejection is there to avoid, so a rejection handler that blocks the caller through
@@ -19,24 +33,56 @@ import java.util.concurrent.TimeUnit;
  * {@link #offer(Runnable, long, TimeUnit)} that is interrupted returns {@code false} with the
  * interrupt flag set, as its inherited signature admits no {@code InterruptedException}.
  */
-public final class DirectHandoffQueue extends LinkedTransferQueue<Runnable> {
+public final class DirectHandoffQueue extends AbstractQueue<Runnable> implements BlockingQueue<Runnable> {
 
-    private static final long serialVersionUID = 1L;
+    /** How often a timed offer looks again for a worker that began to wait. */
+    private static final long OFFER_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    /** Idle workers, the one that waited last first. */
+    private final ConcurrentLinkedDeque<Waiter> waiters = new ConcurrentLinkedDeque<>();
+
+    /** One idle worker and the slot its task is handed over in. */
+    private static final class Waiter {
+
+        /** Put in the slot by a worker that stopped waiting before a task came. */
+        static final Object GAVE_UP = new Object();
+
+        final Thread thread = Thread.currentThread();
+
+        final AtomicReference<@Nullable Object> slot = new AtomicReference<>();
+    }
 
     @Override
     public boolean offer(Runnable task) {
-        return tryTransfer(task);
+        if (task == null) {
+            throw new NullPointerException("task");
+        }
+        for (Waiter waiter = waiters.pollFirst(); waiter != null; waiter = waiters.pollFirst()) {
+            if (waiter.slot.compareAndSet(null, task)) {
+                LockSupport.unpark(waiter.thread);
+                return true;
+            } // else it gave up waiting: the next one
+        }
+        return false;
     }
 
     @Override
     public boolean offer(Runnable task, long timeout, TimeUnit unit) {
-        try {
-            return tryTransfer(task, timeout, unit);
-        } catch (InterruptedException ex) {
-            // the signature admits no interrupt: keep the flag for the caller, and the task untaken
-            Thread.currentThread().interrupt();
-            return false;
+        long deadline = System.nanoTime() + unit.toNanos(timeout);
+        while (!offer(task)) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            // an executor never offers with a time: a plain re-check is enough here
+            LockSupport.parkNanos(this, Math.min(left, OFFER_RECHECK_NANOS));
+            if (Thread.interrupted()) {
+                // the signature admits no interrupt: keep the flag for the caller, and the task untaken
+                Thread.currentThread().interrupt();
+                return false;
+            }
         }
+        return true;
     }
 
     @Override
@@ -54,7 +100,94 @@ public final class DirectHandoffQueue extends LinkedTransferQueue<Runnable> {
     }
 
     @Override
+    public Runnable take() throws InterruptedException {
+        Runnable task = await(false, 0);
+        if (task == null) {
+            throw new IllegalStateException("an untimed wait ended without a task");
+        }
+        return task;
+    }
+
+    @Override
+    public @Nullable Runnable poll(long timeout, TimeUnit unit) throws InterruptedException {
+        return await(true, unit.toNanos(timeout));
+    }
+
+    /** Waits, as the newest idle worker, for a task; {@code null} once a timed wait is over. */
+    private @Nullable Runnable await(boolean timed, long nanos) throws InterruptedException {
+        Waiter waiter = new Waiter();
+        waiters.addFirst(waiter);
+        long deadline = System.nanoTime() + nanos;
+        while (true) {
+            Object handed = waiter.slot.get();
+            if (handed != null) {
+                return (Runnable) handed;
+            }
+            boolean interrupted = Thread.interrupted();
+            long left = deadline - System.nanoTime();
+            if (interrupted || timed && left <= 0) {
+                if (waiter.slot.compareAndSet(null, Waiter.GAVE_UP)) {
+                    waiters.remove(waiter);
+                    if (interrupted) {
+                        throw new InterruptedException();
+                    }
+                    return null;
+                }
+                // a task arrived as the wait ended: take it, and keep the interrupt for the worker
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+                return (Runnable) waiter.slot.get();
+            }
+            if (timed) {
+                LockSupport.parkNanos(this, left);
+            } else {
+                LockSupport.park(this);
+            }
+        }
+    }
+
+    @Override
+    public @Nullable Runnable poll() {
+        return null; // nothing is ever held
+    }
+
+    @Override
+    public @Nullable Runnable peek() {
+        return null;
+    }
+
+    @Override
+    public Iterator<Runnable> iterator() {
+        return Collections.emptyIterator();
+    }
+
+    @Override
+    public int size() {
+        return 0;
+    }
+
+    @Override
     public int remainingCapacity() {
         return 0;
+    }
+
+    @Override
+    public int drainTo(Collection<? super Runnable> target) {
+        return 0;
+    }
+
+    @Override
+    public int drainTo(Collection<? super Runnable> target, int most) {
+        return 0;
+    }
+
+    /**
+     * How many workers wait now (for tests and diagnostics).
+     *
+     * @return the idle workers
+     */
+    int waiting() {
+        return (int) waiters.stream().filter(waiter -> waiter.slot.get() == null).count();
     }
 }

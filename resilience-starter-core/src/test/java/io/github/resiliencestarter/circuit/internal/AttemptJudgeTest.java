@@ -6,8 +6,13 @@ import io.github.resiliencestarter.circuit.CircuitBreakerConfig;
 import io.github.resiliencestarter.circuit.internal.AttemptJudge.Verdict;
 import io.github.resiliencestarter.context.Deadline;
 import io.github.resiliencestarter.testsupport.ManualTime;
+import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.net.ConnectException;
+import java.net.SocketTimeoutException;
+import java.nio.channels.ClosedByInterruptException;
 import java.time.Duration;
+import java.util.concurrent.CancellationException;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,17 +39,53 @@ class AttemptJudgeTest {
     void R6_aCallersBudgetRunOutCountsOnlyOnceTheCallHadAsLongAsASlowCall() {
         ConnectException failure = new ConnectException("refused");
 
-        assertThat(AttemptJudge.judge(CONFIG, failure, SLOW, expired(false))).isEqualTo(Verdict.FAILURE);
-        assertThat(AttemptJudge.judge(CONFIG, failure, SLOW - 1, expired(false))).isEqualTo(Verdict.IGNORED);
-        assertThat(AttemptJudge.judge(CONFIG, failure, 0, expired(true))).as("its own timeout missed")
+        assertThat(AttemptJudge.judge(CONFIG, failure, SLOW, expired(false), false)).isEqualTo(Verdict.FAILURE);
+        assertThat(AttemptJudge.judge(CONFIG, failure, SLOW - 1, expired(false), false)).isEqualTo(Verdict.IGNORED);
+        assertThat(AttemptJudge.judge(CONFIG, failure, 0, expired(true), false)).as("its own timeout missed")
                 .isEqualTo(Verdict.FAILURE);
     }
 
     @Test
     void R6_withTimeLeftATransientFailureCountsAndAnAnswerIsASuccess() {
-        assertThat(AttemptJudge.judge(CONFIG, new ConnectException("refused"), 0, null)).isEqualTo(Verdict.FAILURE);
-        assertThat(AttemptJudge.judge(CONFIG, null, SLOW * 10, null)).isEqualTo(Verdict.SUCCESS);
-        assertThat(AttemptJudge.judge(CONFIG, new IllegalArgumentException("bad id"), 0, null))
+        assertThat(AttemptJudge.judge(CONFIG, new ConnectException("refused"), 0, null, false))
+                .isEqualTo(Verdict.FAILURE);
+        assertThat(AttemptJudge.judge(CONFIG, null, SLOW * 10, null, false)).isEqualTo(Verdict.SUCCESS);
+        assertThat(AttemptJudge.judge(CONFIG, new IllegalArgumentException("bad id"), 0, null, false))
                 .as("a client error is an answer: the downstream is up").isEqualTo(Verdict.SUCCESS);
+    }
+
+    @Test
+    void R6_aCallCutByItsOwnTimeoutCountsHoweverItWasStopped() {
+        // an async call cut by @Timeout ends cancelled; a blocking one, interrupted
+        assertThat(AttemptJudge.judge(CONFIG, new CancellationException(), 10, expired(true), false))
+                .isEqualTo(Verdict.FAILURE);
+        assertThat(AttemptJudge.judge(CONFIG, new InterruptedException(), 10, expired(true), true))
+                .isEqualTo(Verdict.FAILURE);
+        // a caller's budget still needs the fair chance, cancelled or not
+        assertThat(AttemptJudge.judge(CONFIG, new CancellationException(), SLOW - 1, expired(false), false))
+                .isEqualTo(Verdict.IGNORED);
+        assertThat(AttemptJudge.judge(CONFIG, new CancellationException(), SLOW, expired(false), false))
+                .isEqualTo(Verdict.FAILURE);
+    }
+
+    @Test
+    void R6_aCallStoppedFromThisSideWithTimeLeftIsIgnoredHoweverTheClientReportsIt() {
+        Deadline later = Deadline.localAfterNanos(SLOW * 100, time);
+        assertThat(AttemptJudge.judge(CONFIG, new CancellationException(), 10, later, false))
+                .isEqualTo(Verdict.IGNORED);
+        // Spring's JDK client: an IOException caused by the interrupt, the flag raised again
+        IOException wrapped = new IOException("Request was interrupted", new InterruptedException());
+        assertThat(AttemptJudge.judge(CONFIG, wrapped, 10, later, false)).isEqualTo(Verdict.IGNORED);
+        assertThat(AttemptJudge.judge(CONFIG, new IOException("reset"), 10, later, true))
+                .as("any failure on a thread interrupted by a hedge's cancel").isEqualTo(Verdict.IGNORED);
+        assertThat(AttemptJudge.judge(CONFIG, new InterruptedIOException("interrupted"), 10, null, false))
+                .isEqualTo(Verdict.IGNORED);
+        assertThat(AttemptJudge.judge(CONFIG, new ClosedByInterruptException(), 10, null, false))
+                .isEqualTo(Verdict.IGNORED);
+        // not a cut: a read that timed out is the downstream's slowness
+        assertThat(AttemptJudge.judge(CONFIG, new SocketTimeoutException("Read timed out"), 10, null, false))
+                .isEqualTo(Verdict.FAILURE);
+        assertThat(AttemptJudge.judge(CONFIG, new IOException("reset"), 10, later, false))
+                .isEqualTo(Verdict.FAILURE);
     }
 }

@@ -3,6 +3,8 @@ package io.github.resiliencestarter.timeout.support;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -64,6 +66,56 @@ class DirectHandoffQueueTest {
             executor.shutdown();
             assertThat(executor.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
         }
+    }
+
+    /**
+     * Issue 47: with the worker that waited longest taking each task, a pool grown by a burst never
+     * shrinks under a light load; the one that waited last must take it.
+     */
+    @Test
+    void theWorkerThatWaitedLastTakesTheTask() throws Exception {
+        DirectHandoffQueue queue = new DirectHandoffQueue();
+        List<Thread> workers = new ArrayList<>();
+        List<AtomicReference<Runnable>> taken = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            AtomicReference<Runnable> mine = new AtomicReference<>();
+            Thread worker = new Thread(() -> {
+                try {
+                    mine.set(queue.poll(10, TimeUnit.SECONDS));
+                } catch (InterruptedException ex) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            worker.start();
+            int waitingBefore = i;
+            long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (queue.waiting() == waitingBefore && System.nanoTime() < giveUp) {
+                Thread.onSpinWait(); // one at a time, so the order they wait in is known
+            }
+            assertThat(queue.waiting()).isEqualTo(i + 1);
+            workers.add(worker);
+            taken.add(mine);
+        }
+        Runnable task = () -> { };
+        assertThat(queue.offer(task)).isTrue();
+        workers.get(2).join(5_000);
+        assertThat(taken.get(2).get()).as("the last to wait").isSameAs(task);
+        assertThat(queue.waiting()).isEqualTo(2);
+        workers.get(0).interrupt();
+        workers.get(1).interrupt();
+        workers.get(0).join(5_000);
+        workers.get(1).join(5_000);
+        assertThat(taken.get(0).get()).isNull();
+        assertThat(taken.get(1).get()).isNull();
+        assertThat(queue.waiting()).isZero();
+    }
+
+    @Test
+    void aTimedWaitWithoutATaskEndsEmptyAndLeavesNoWaiterBehind() throws Exception {
+        DirectHandoffQueue queue = new DirectHandoffQueue();
+        assertThat(queue.poll(20, TimeUnit.MILLISECONDS)).isNull();
+        assertThat(queue.waiting()).isZero();
+        assertThat(queue.offer(() -> { })).isFalse();
     }
 
     private static void awaitQuietly(CountDownLatch latch) {

@@ -14,7 +14,8 @@
 #
 # Legs (docs/compatibility.md):
 #   1. Spring Boot 3.5 on Java 17: builds the starter as it is published and runs every test but
-#      the nemesis run, and mutation testing (PIT) of the engine's decision classes.
+#      the nemesis run, and mutation testing (PIT) of the whole engine, incrementally against the
+#      analysis kept in resilience-starter-core/src/test/pit/history.txt.
 #   2. Spring Boot 4.0 on Java 17: the same test sources against Boot 4 (but the deterministic
 #      simulation of the engine, tag "simulation", which leg 1 runs), using the classes leg 1
 #      compiled (what a Boot 4 user gets); the sample and integration tests compile on Boot 4.
@@ -61,8 +62,9 @@ for leg in $LEGS; do
   leg_started=$SECONDS
   case "$leg" in
     1) echo "== leg 1: Spring Boot 3.5, Java 17"
-       # with mutation testing of the engine's decision classes (PIT, docs/testing.md): the build fails below
-       # the threshold; the report is left in resilience-starter-core/target/pit-reports. The nemesis run (tag
+       # with mutation testing of the whole engine (PIT, docs/testing.md): mutants whose class or tests changed
+       # since the kept history are analysed again; the build fails below the threshold on mutants killed; the
+       # report is left in resilience-starter-core/target/pit-reports. The nemesis run (tag
        # "nemesis", docs/reliability.md) runs on leg 2
        timed 1 ./mvnw -B -ntp -DskipPitest=false -DexcludedGroups=nemesis verify "$@" ;;
     2) echo "== leg 2: Spring Boot 4.0, Java 17"

@@ -75,14 +75,90 @@ class LeaseKeeperTest {
         CountDownLatch extended = new CountDownLatch(1);
         InMemoryIdempotencyStore store = extendingAfter(key -> extended.countDown());
         store.claim(new Claim("daemon", "op", "fp", "owner", LeaseKeeper.MIN_LEASE_MILLIS, 60_000));
-        try (LeaseKeeper.Lease lease = new LeaseKeeper(TimeSource.SYSTEM).keep(store, "daemon", "owner",
-                LeaseKeeper.MIN_LEASE_MILLIS, Long.MAX_VALUE)) {
+        LeaseKeeper keeper = new LeaseKeeper(TimeSource.SYSTEM);
+        List<LeaseKeeper.Lease> lease = new ArrayList<>();
+        // a new thread is a daemon only if made one or made by one: the keeper's threads are made here,
+        // by a thread that is not (its timer at the first lease, an extension thread by the extension sent now)
+        Thread application = new Thread(() -> lease.add(keeper.keepExtendingNow(store, "daemon", "owner",
+                LeaseKeeper.MIN_LEASE_MILLIS, Long.MAX_VALUE)));
+        application.setDaemon(false);
+        application.start();
+        application.join(10_000);
+        try (LeaseKeeper.Lease kept = lease.get(0)) {
             assertThat(extended.await(10, TimeUnit.SECONDS)).isTrue();
             List<Thread> keepers = Thread.getAllStackTraces().keySet().stream()
                     .filter(thread -> thread.getName().startsWith("resilience-idempotency-lease")).toList();
             assertThat(keepers).as("its timer and an extension thread").hasSizeGreaterThanOrEqualTo(2)
                     .allMatch(Thread::isDaemon);
         }
+    }
+
+    @Test
+    void aLeaseOfExactlyTheMinimumIsFirstExtendedAtAThirdOfItNotAtOnce() {
+        ManualTime clock = new ManualTime(1_000_000);
+        InMemoryIdempotencyStore store = new InMemoryIdempotencyStore(clock);
+        Queue<Runnable> pool = new ArrayDeque<>();
+        LeaseKeeper keeper = LeaseKeeper.tickedByHand(clock, pool::add);
+        store.claim(new Claim("minimum", "op", "fp", "owner", LeaseKeeper.MIN_LEASE_MILLIS, 60_000));
+        try (LeaseKeeper.Lease lease = keeper.keep(store, "minimum", "owner", LeaseKeeper.MIN_LEASE_MILLIS,
+                Long.MAX_VALUE)) {
+            assertThat(pool).as("nothing sent at once").isEmpty();
+            clock.advance(LeaseKeeper.MIN_LEASE_MILLIS / 3 - 1);
+            keeper.tick();
+            assertThat(pool).as("a millisecond before a third of the lease").isEmpty();
+            clock.advance(1);
+            keeper.tick();
+            assertThat(pool).as("at a third of the lease, to the millisecond").hasSize(1);
+        }
+    }
+
+    @Test
+    void onAClockWhoseNanoTimeIsNegativeLeasesAreStillExtended() {
+        // System.nanoTime may be any value, negative included: only differences of it mean anything
+        ManualTime clock = new ManualTime(-1_000_000_000L);
+        InMemoryIdempotencyStore store = new InMemoryIdempotencyStore(clock);
+        Queue<Runnable> pool = new ArrayDeque<>();
+        LeaseKeeper keeper = LeaseKeeper.tickedByHand(clock, pool::add);
+        store.claim(new Claim("negative", "op", "fp", "owner", LEASE_MILLIS, 60_000));
+        try (LeaseKeeper.Lease lease = keeper.keep(store, "negative", "owner", LEASE_MILLIS, Long.MAX_VALUE)) {
+            clock.advance(LEASE_MILLIS / 3);
+            keeper.tick();
+            assertThat(pool).hasSize(1);
+        }
+    }
+
+    @Test
+    void I6_aLeaseWhoseKeepEndsNowGetsNoExtensionNotEvenAnEmptyOne() {
+        ManualTime clock = new ManualTime(1_000_000);
+        List<Long> sent = new ArrayList<>();
+        // one store each: the keeper sends one batch per store, so the pool tells what was queued
+        InMemoryIdempotencyStore endingStore = recordingExtensions(clock, sent);
+        InMemoryIdempotencyStore endedStore = recordingExtensions(clock, sent);
+        Queue<Runnable> pool = new ArrayDeque<>();
+        LeaseKeeper keeper = LeaseKeeper.tickedByHand(clock, pool::add);
+        endingStore.claim(new Claim("ending", "op", "fp", "owner", 3_000, 60_000));
+        endedStore.claim(new Claim("ended", "op", "fp", "owner", 3_000, 60_000));
+        try (LeaseKeeper.Lease ending = keeper.keep(endingStore, "ending", "owner", 3_000, 1_500);
+                LeaseKeeper.Lease ended = keeper.keep(endedStore, "ended", "owner", 3_000, 1_000)) {
+            clock.advance(1_000);
+            keeper.tick();
+            // both due; "ended" may be kept 0 ms more: not queued; "ending" 500 ms more: queued
+            assertThat(pool).hasSize(1);
+            clock.advance(500);
+            pool.forEach(Runnable::run);
+            // by the time it is sent, "ending" has 0 ms left too: no extension of 0 ms goes out
+            assertThat(sent).isEmpty();
+        }
+    }
+
+    private static InMemoryIdempotencyStore recordingExtensions(ManualTime clock, List<Long> sent) {
+        return new InMemoryIdempotencyStore(clock) {
+            @Override
+            public boolean[] extendLeases(List<LeaseExtension> leases) {
+                leases.forEach(each -> sent.add(each.leaseMillis()));
+                return super.extendLeases(leases);
+            }
+        };
     }
 
     @Test

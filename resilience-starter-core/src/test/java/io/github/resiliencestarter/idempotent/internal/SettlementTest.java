@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.idempotent.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.github.resiliencestarter.idempotent.Claim;
 import io.github.resiliencestarter.idempotent.Completion;
@@ -11,6 +12,7 @@ import io.github.resiliencestarter.idempotent.StoredResponse;
 import io.github.resiliencestarter.idempotent.support.InMemoryIdempotencyStore;
 import io.github.resiliencestarter.testsupport.ManualScheduler;
 import io.github.resiliencestarter.testsupport.ManualTime;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -225,5 +227,84 @@ class SettlementTest {
         int extended = store.extensions.get();
         advance(2 * LEASE);
         assertThat(store.extensions.get()).as("the lease is still kept after the settlement").isEqualTo(extended);
+    }
+
+    @Test
+    void runningWorkHoldsItsKeyUpToTheEndOfItsKeepAndNotAtIt() {
+        settlement.hold(KEY, 1_000);
+        time.advance(999);
+        assertThat(settlement.isHeld(KEY)).isTrue();
+        time.advance(1);
+        assertThat(settlement.isHeld(KEY)).isFalse();
+    }
+
+    @Test
+    void aHurriedTryThatWritesTheCompletionEndsThePendingSettlement_itsTurnWritesNothingMore() {
+        AtomicInteger completions = new AtomicInteger();
+        store.beforeCompletion = completions::incrementAndGet;
+        LeaseKeeper.Lease lease = claimed();
+        store.away = true;
+        settlement.settle(completion(), lease);
+        store.away = false;
+        settlement.hurry(KEY);
+        threads.runDue();
+        assertThat(completions.get()).as("the first attempt, then the hurried one").isEqualTo(2);
+
+        advance(Settlement.MAX_RETRY_MILLIS * 2);
+        assertThat(completions.get()).as("no try after the written one").isEqualTo(2);
+    }
+
+    @Test
+    void onceAPendingCompletionIsWrittenItsLeaseIsNoLongerExtended() {
+        LeaseKeeper.Lease lease = claimed();
+        store.away = true;
+        settlement.settle(completion(), lease);
+        advance(1_000);
+        store.away = false;
+        for (int step = 0; step < 5_000 && record().status() != IdempotencyStatus.COMPLETED; step++) {
+            advance(1);
+        }
+        assertThat(record().status()).isEqualTo(IdempotencyStatus.COMPLETED);
+        int extensions = store.extensions.get();
+        advance(LEASE * 2);
+        assertThat(store.extensions.get()).as("extensions after the completion was written").isEqualTo(extensions);
+    }
+
+    @Test
+    void aClaimWhoseLeaseWasNotKeptHasItKeptWhileItsSettlementIsRetried() {
+        store.claim(new Claim(KEY, "op", "fp", OWNER, LEASE, 600_000));
+        Object holder = settlement.hold(KEY, Long.MAX_VALUE);
+        store.away = true;
+        assertThat(settlement.settle(completion(), LeaseKeeper.Lease.NONE, holder))
+                .isEqualTo(Settlement.Result.DEFERRED);
+        advance(LEASE * 2);
+        assertThat(record().isLeaseExpired(time.epochMillis())).as("the claim's lease, kept by the settlement")
+                .isFalse();
+        store.away = false;
+        advance(Settlement.MAX_RETRY_MILLIS);
+        assertThat(record().status()).isEqualTo(IdempotencyStatus.COMPLETED);
+    }
+
+    @Test
+    void aStoreClientFailingWithAnErrorStillEndsTheHold() {
+        LeaseKeeper.Lease lease = claimed();
+        Object holder = settlement.hold(KEY, Long.MAX_VALUE);
+        store.beforeCompletion = () -> {
+            throw new LinkageError("a broken store client");
+        };
+        assertThat(catchThrowable(() -> settlement.settle(completion(), lease, holder)))
+                .isInstanceOf(LinkageError.class);
+        assertThat(settlement.isHeld(KEY)).as("held by nothing that runs any more").isFalse();
+    }
+
+    @Test
+    void aSettlementOnTheSettlementThreadsAnswersWhatItsFirstAttemptFound() {
+        LeaseKeeper.Lease lease = claimed();
+        Object holder = settlement.hold(KEY, Long.MAX_VALUE);
+        CompletableFuture<Settlement.Result> settled =
+                settlement.settleAsync(completion(), lease, holder);
+        threads.runDue();
+        assertThat(settled).isCompletedWithValue(Settlement.Result.SETTLED);
+        assertThat(settlement.isHeld(KEY)).as("its holder gone once settled").isFalse();
     }
 }

@@ -49,6 +49,15 @@ public final class ManualScheduler implements Scheduler {
         advance(millis);
     }
 
+    /**
+     * The tasks scheduled and not yet run.
+     *
+     * @return how many
+     */
+    public int pending() {
+        return tasks.size();
+    }
+
     /** Runs every task due by now, those they schedule for now included. */
     public void runDue() {
         while (!tasks.isEmpty() && tasks.peek().atMillis <= time.epochMillis()) {

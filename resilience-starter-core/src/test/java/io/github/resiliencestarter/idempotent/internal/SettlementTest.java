@@ -252,6 +252,35 @@ class SettlementTest {
 
         advance(Settlement.MAX_RETRY_MILLIS * 2);
         assertThat(completions.get()).as("no try after the written one").isEqualTo(2);
+        assertThat(threads.pending()).as("no turn left scheduled, none scheduling itself again").isZero();
+    }
+
+    @Test
+    void aTurnThatFallsDuringAHurriedTryComesAgainInsteadOfTryingAlongsideIt() {
+        AtomicInteger tries = new AtomicInteger();
+        AtomicInteger duringTheHurriedTry = new AtomicInteger();
+        AtomicBoolean hurrying = new AtomicBoolean();
+        LeaseKeeper.Lease lease = claimed();
+        store.away = true;
+        settlement.settle(completion(), lease);
+        store.beforeCompletion = () -> {
+            tries.incrementAndGet();
+            if (hurrying.compareAndSet(true, false)) {
+                // the first turn falls due while the hurried try waits on the store
+                int before = tries.get();
+                threads.advance(Settlement.FIRST_RETRY_MILLIS);
+                duringTheHurriedTry.set(tries.get() - before);
+            }
+        };
+        hurrying.set(true);
+        settlement.hurry(KEY);
+        threads.runDue();
+        assertThat(duringTheHurriedTry.get()).as("tries made by the turn while the hurried one was under way")
+                .isZero();
+
+        store.away = false;
+        advance(Settlement.MAX_RETRY_MILLIS * 2);
+        assertThat(record().status()).as("the turn came again and wrote it").isEqualTo(IdempotencyStatus.COMPLETED);
     }
 
     @Test

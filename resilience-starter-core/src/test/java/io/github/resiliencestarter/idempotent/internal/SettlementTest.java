@@ -164,7 +164,9 @@ class SettlementTest {
     }
 
     @Test
-    void aDuplicateHurriesAPendingSettlement_itIsTriedAtOnceRatherThanAtItsTurn() {
+    void aDuplicateHurriesAPendingSettlement_itIsTriedAtOnceAndItsTurnWritesNothingMore() {
+        AtomicInteger completions = new AtomicInteger();
+        store.beforeCompletion = completions::incrementAndGet;
         LeaseKeeper.Lease lease = claimed();
         store.away = true;
         settlement.settle(completion(), lease);
@@ -175,6 +177,11 @@ class SettlementTest {
 
         assertThat(record().status()).as("written without waiting for its turn").isEqualTo(IdempotencyStatus.COMPLETED);
         assertThat(settlement.isHeld(KEY)).isFalse();
+        assertThat(completions.get()).as("the first attempt, then the hurried one").isEqualTo(2);
+
+        advance(Settlement.MAX_RETRY_MILLIS * 2);
+        assertThat(completions.get()).as("no try after the written one").isEqualTo(2);
+        assertThat(threads.pending()).as("no turn left scheduled, none scheduling itself again").isZero();
     }
 
     @Test
@@ -236,23 +243,6 @@ class SettlementTest {
         assertThat(settlement.isHeld(KEY)).isTrue();
         time.advance(1);
         assertThat(settlement.isHeld(KEY)).isFalse();
-    }
-
-    @Test
-    void aHurriedTryThatWritesTheCompletionEndsThePendingSettlement_itsTurnWritesNothingMore() {
-        AtomicInteger completions = new AtomicInteger();
-        store.beforeCompletion = completions::incrementAndGet;
-        LeaseKeeper.Lease lease = claimed();
-        store.away = true;
-        settlement.settle(completion(), lease);
-        store.away = false;
-        settlement.hurry(KEY);
-        threads.runDue();
-        assertThat(completions.get()).as("the first attempt, then the hurried one").isEqualTo(2);
-
-        advance(Settlement.MAX_RETRY_MILLIS * 2);
-        assertThat(completions.get()).as("no try after the written one").isEqualTo(2);
-        assertThat(threads.pending()).as("no turn left scheduled, none scheduling itself again").isZero();
     }
 
     @Test

@@ -2,10 +2,15 @@ package io.github.resiliencestarter.sample;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.resiliencestarter.context.Deadline;
+import io.github.resiliencestarter.context.TraceContext;
+import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.context.TraceIds;
+import io.github.resiliencestarter.context.TraceScope;
 import io.github.resiliencestarter.micrometer.ResilienceMetrics;
 import io.github.resiliencestarter.sample.loyalty.LoyaltyListener;
 import io.github.resiliencestarter.sample.loyalty.LoyaltyMessaging;
+import io.github.resiliencestarter.spring.messaging.rabbit.RabbitTracePostProcessor;
 import io.github.resiliencestarter.testsupport.Eventually;
 import io.github.resiliencestarter.testsupport.RealServers;
 import io.micrometer.core.instrument.Counter;
@@ -19,6 +24,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -37,7 +43,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * The order-created consumer in a JVM of its own is killed with SIGKILL while it works through
- * about 260 events: 200 orders, 30 % of them sent twice by the producer. It acknowledges 250
+ * about 260 events: 200 orders, 30 % of them sent twice by the producer, each sent as the sample
+ * sends it, inside a request under a 2 s deadline (most are consumed after it). It acknowledges 250
  * deliveries at a time, so when it dies every event whose points it committed is still
  * unacknowledged: the broker redelivers them, with the rest, to a second consumer. Every order's
  * points are awarded exactly once (the table has no unique key: a second effect would show), none
@@ -124,6 +131,9 @@ class MessageConsumerCrashTest {
                 Thread.sleep(200);
             }
             RabbitTemplate producer = new RabbitTemplate(connections);
+            // sent as the sample's orders send them: inside a request, under its 2 s deadline, through the
+            // starter's post-processor; most events are consumed after that deadline, some redelivered
+            producer.addBeforePublishPostProcessors(new RabbitTracePostProcessor());
             List<String> events = new ArrayList<>();
             Random random = new Random(42);
             for (int i = 0; i < ORDERS; i++) {
@@ -135,9 +145,12 @@ class MessageConsumerCrashTest {
             }
             Collections.shuffle(events, random);
             for (String orderNo : events) {
-                producer.send(LoyaltyMessaging.ORDER_CREATED, MessageBuilder.withBody(orderNo.getBytes())
-                        .setContentType(MessageProperties.CONTENT_TYPE_TEXT_PLAIN).setMessageId(orderNo)
-                        .setDeliveryMode(MessageDeliveryMode.PERSISTENT).build());
+                try (TraceScope request = TraceContextHolder.open(TraceContext.empty().withTraceId(orderNo)
+                        .withDeadline(Deadline.after(Duration.ofSeconds(2))))) {
+                    producer.send(LoyaltyMessaging.ORDER_CREATED, MessageBuilder.withBody(orderNo.getBytes())
+                            .setContentType(MessageProperties.CONTENT_TYPE_TEXT_PLAIN).setMessageId(orderNo)
+                            .setDeliveryMode(MessageDeliveryMode.PERSISTENT).build());
+                }
             }
             int duplicates = events.size() - ORDERS;
 

@@ -25,9 +25,9 @@ import org.springframework.kafka.listener.RecordInterceptor;
 
 /**
  * The message adapters, one configuration per broker client on the class path. Messages sent carry
- * the trace id and the deadline as an absolute expiry; received ones run in that context, are
- * dropped unconsumed once expired, and are not redelivered once {@code @Retry} has spent its
- * attempts (docs/messaging.md).
+ * the trace id, and requests awaiting a reply the deadline as an absolute expiry; received ones run
+ * in that context, a request's first delivery is dropped unconsumed once expired, and a message is
+ * not redelivered once {@code @Retry} has spent its attempts (docs/messaging.md).
  */
 @AutoConfiguration(after = ResilienceAutoConfiguration.class)
 @ConditionalOnResilienceEnabled
@@ -60,12 +60,13 @@ public class MessagingAutoConfiguration {
         /**
          * Stamps published messages.
          *
+         * @param properties the bound properties (which destinations carry the deadline)
          * @return the post-processor
          */
         @Bean
         @ConditionalOnMissingBean
-        RabbitTracePostProcessor rabbitTracePostProcessor() {
-            return new RabbitTracePostProcessor();
+        RabbitTracePostProcessor rabbitTracePostProcessor(MessagingProperties properties) {
+            return new RabbitTracePostProcessor(properties.toOutbound());
         }
 
         /**
@@ -136,13 +137,16 @@ public class MessagingAutoConfiguration {
         /**
          * Adds the producer interceptor to every producer factory of the application.
          *
+         * @param properties the bound properties (which topics carry the deadline), looked up when
+         *     the first producer factory is made
          * @return the registrar
          */
         @Bean
         @ConditionalOnMissingBean(KafkaProducerInterceptorRegistrar.class)
         @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-        static KafkaProducerInterceptorRegistrar kafkaProducerInterceptorRegistrar() {
-            return new KafkaProducerInterceptorRegistrar();
+        static KafkaProducerInterceptorRegistrar kafkaProducerInterceptorRegistrar(
+                ObjectProvider<MessagingProperties> properties) {
+            return new KafkaProducerInterceptorRegistrar(properties);
         }
     }
 }

@@ -3,7 +3,10 @@ package io.github.resiliencestarter.autoconfigure.messaging;
 import io.github.resiliencestarter.autoconfigure.PropertyChecks;
 import io.github.resiliencestarter.messaging.MessageObserver;
 import io.github.resiliencestarter.spring.messaging.InboundMessageContext;
+import io.github.resiliencestarter.spring.messaging.OutboundMessageHeaders;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.Errors;
@@ -28,6 +31,13 @@ public class MessagingProperties implements Validator {
     /** The budget of a received message that carries no expiry; none by default (no deadline). */
     private @Nullable Duration defaultBudget;
 
+    /**
+     * Destinations (queue, exchange, routing key or topic names) whose messages carry the sender's
+     * deadline although no reply is awaited, so that their consumers drop a first delivery that
+     * arrives too late. Requests awaiting a reply always carry it; other messages never do.
+     */
+    private List<String> deadlineDestinations = new ArrayList<>();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -50,6 +60,23 @@ public class MessagingProperties implements Validator {
 
     public void setDefaultBudget(@Nullable Duration defaultBudget) {
         this.defaultBudget = defaultBudget;
+    }
+
+    public List<String> getDeadlineDestinations() {
+        return deadlineDestinations;
+    }
+
+    public void setDeadlineDestinations(List<String> deadlineDestinations) {
+        this.deadlineDestinations = deadlineDestinations;
+    }
+
+    /**
+     * The writer of sent messages' headers these properties describe.
+     *
+     * @return the writer
+     */
+    public OutboundMessageHeaders toOutbound() {
+        return new OutboundMessageHeaders(deadlineDestinations);
     }
 
     /**

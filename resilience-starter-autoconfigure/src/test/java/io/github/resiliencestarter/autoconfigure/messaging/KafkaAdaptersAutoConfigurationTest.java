@@ -43,8 +43,17 @@ class KafkaAdaptersAutoConfigurationTest {
                     CommonErrorHandler.class);
             assertThat(context.getBean(DefaultKafkaProducerFactory.class).getConfigurationProperties())
                     .containsEntry(ProducerConfig.INTERCEPTOR_CLASSES_CONFIG,
-                            "com.example.OwnInterceptor," + KafkaTraceProducerInterceptor.class.getName());
+                            "com.example.OwnInterceptor," + KafkaTraceProducerInterceptor.class.getName())
+                    .as("no setting Kafka would warn of when none is named")
+                    .doesNotContainKey(KafkaTraceProducerInterceptor.DEADLINE_TOPICS_CONFIG);
         });
+    }
+
+    @Test
+    void topicsNamedToCarryTheDeadlineReachTheProducersInterceptor() {
+        runner.withPropertyValues("resilience.messaging.deadline-destinations=commands,jobs").run(context ->
+                assertThat(context.getBean(DefaultKafkaProducerFactory.class).getConfigurationProperties())
+                        .containsEntry(KafkaTraceProducerInterceptor.DEADLINE_TOPICS_CONFIG, "commands,jobs"));
     }
 
     @Test

@@ -17,8 +17,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads a received message's trace context: the trace id as an HTTP request's (the same headers,
  * the same validation), the deadline from the absolute expiry the sender stamped, capped; a message
- * without one gets the default budget, if any. A listener must not run a message whose deadline
- * has passed: {@link #expired} reports the drop.
+ * without one gets the default budget, if any. Only a message that carries an expiry says it may be
+ * dropped (its sender awaited a reply, or asked for it), and only its first delivery is: a
+ * redelivery runs whatever its expiry, without the spent deadline, since it may be the one that
+ * completes an effect a crashed or failed delivery began. {@link #expired} reports a drop.
  */
 public class InboundMessageContext {
 
@@ -53,19 +55,28 @@ public class InboundMessageContext {
     }
 
     /**
-     * The message's context; check {@link TraceContext#isExpired()} before running its listener.
+     * What to do with a delivery: the context to run it in, or a drop.
      *
      * @param header the message's header by name, {@code null} when absent
-     * @return its trace id and deadline
+     * @param redelivered whether the broker delivered the message before (it is never dropped then)
+     * @return its context, and whether it is dropped
      */
-    public TraceContext read(Function<String, @Nullable String> header) {
+    public MessageDelivery read(Function<String, @Nullable String> header, boolean redelivered) {
+        TraceContext context = traceIds.read(header);
         Duration remaining = MessageDeadline.remaining(header.apply(ResilienceHeaders.DEADLINE_EPOCH_MS),
                 System.currentTimeMillis(), maxBudget);
+        if (remaining != null && remaining.isZero()) {
+            if (!redelivered) {
+                return new MessageDelivery(context.withDeadline(Deadline.after(remaining)), true);
+            }
+            // nobody waits for it; the work it may finish is bounded as a message without an expiry is
+            remaining = null;
+        }
         if (remaining == null) {
             remaining = defaultBudget;
         }
-        TraceContext context = traceIds.read(header);
-        return remaining == null ? context : context.withDeadline(Deadline.after(remaining));
+        return new MessageDelivery(remaining == null ? context : context.withDeadline(Deadline.after(remaining)),
+                false);
     }
 
     /**
@@ -75,7 +86,8 @@ public class InboundMessageContext {
      * @param context the message's context
      */
     public void expired(String destination, TraceContext context) {
-        log.info("Dropped a message from {} whose deadline had passed (traceId {}): nobody waits for its result",
+        log.info("Dropped a message from {} whose deadline had passed before its first delivery (traceId {}): "
+                + "its sender no longer waits for its reply",
                 destination, context.traceId());
         observer.onExpired(destination);
     }

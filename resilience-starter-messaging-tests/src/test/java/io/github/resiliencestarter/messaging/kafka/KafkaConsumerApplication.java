@@ -6,8 +6,13 @@ import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.retry.RetryableException;
 import io.github.resiliencestarter.spring.messaging.kafka.KafkaRetriesSpent;
+import io.github.resiliencestarter.testsupport.Eventually;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -42,6 +47,12 @@ public class KafkaConsumerApplication {
     /** Its listener reports the trace context it runs in. */
     public static final String TRACED = "k-traced";
 
+    /** Each record's effect runs once per key; a record may be held on its first delivery, then fail. */
+    public static final String EVENTS = "k-events";
+
+    /** Its listener container starts only when a test starts it: a backlog, or a consumer down for a while. */
+    public static final String BACKLOG = "k-backlog";
+
     /**
      * Dead-letter publishing, as documented: the application's own handler, told to send a record
      * whose retries are spent to the dead-letter topic at once.
@@ -68,6 +79,9 @@ public class KafkaConsumerApplication {
 
         /** The context each traced record ran in. */
         public final BlockingQueue<TraceContext> traced = new LinkedBlockingQueue<>();
+
+        /** Values whose first delivery waits for its latch, then fails. */
+        public final Map<String, CountDownLatch> failOnceAfter = new ConcurrentHashMap<>();
     }
 
     /** The listeners. */
@@ -118,6 +132,41 @@ public class KafkaConsumerApplication {
         @KafkaListener(topics = TRACED, groupId = "traced")
         public void onTraced(String value) {
             seen.traced.add(TraceContextHolder.current());
+        }
+
+        /**
+         * Records one effect per key; a held first delivery fails once its latch opens.
+         *
+         * @param record the record
+         */
+        @KafkaListener(topics = EVENTS, groupId = "events")
+        @Idempotent(name = "K_EVENT", key = "#record.key()")
+        @Transactional
+        public void onEvent(ConsumerRecord<String, String> record) {
+            seen.traced.add(TraceContextHolder.current());
+            jdbc.update("INSERT INTO message_effect (message_id, payload) VALUES (?, ?)", record.key(), record.value());
+            CountDownLatch release = seen.failOnceAfter.remove(record.value());
+            if (release != null) {
+                try {
+                    release.await(Eventually.GENEROUSLY.toMillis(), TimeUnit.MILLISECONDS);
+                } catch (InterruptedException ex) {
+                    Thread.currentThread().interrupt();
+                }
+                throw new IllegalStateException("the first delivery of " + record.value() + " fails late");
+            }
+        }
+
+        /**
+         * Records one effect per key, once a test starts its container (from the topic's start).
+         *
+         * @param record the record
+         */
+        @KafkaListener(id = BACKLOG, topics = BACKLOG, groupId = "backlog", autoStartup = "false",
+                properties = "auto.offset.reset=earliest")
+        @Idempotent(name = "K_BACKLOG", key = "#record.key()")
+        @Transactional
+        public void onBacklog(ConsumerRecord<String, String> record) {
+            jdbc.update("INSERT INTO message_effect (message_id, payload) VALUES (?, ?)", record.key(), record.value());
         }
     }
 }

@@ -16,6 +16,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -24,8 +25,11 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.listener.MessageListenerContainer;
+import org.springframework.kafka.support.KafkaHeaders;
 import org.springframework.kafka.test.EmbeddedKafkaBroker;
 import org.springframework.kafka.test.context.EmbeddedKafka;
 import org.springframework.kafka.test.utils.KafkaTestUtils;
@@ -36,13 +40,16 @@ import org.springframework.test.context.DynamicPropertySource;
  * {@code @Idempotent}, {@code @Retry} and the deadline on {@code @KafkaListener} methods, on a real
  * Kafka broker (KRaft, in this JVM) and the JDBC store on MariaDB: a record sent again after its
  * effect committed is consumed without a second effect; a consumer whose retries are spent sends
- * the record to the dead-letter topic at once instead of redelivering it; the trace id and deadline
- * cross the topic, and a record that arrives after its deadline is skipped unconsumed.
+ * the record to the dead-letter topic at once instead of redelivering it; the trace id crosses the
+ * topic, the deadline only on a request awaiting its reply (or where the sender asked), whose first
+ * delivery is skipped once it passed; an event outlives the request that sent it, and a redelivery
+ * is never dropped.
  */
 @SpringBootTest(classes = KafkaConsumerApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
         properties = "spring.kafka.bootstrap-servers=${spring.embedded.kafka.brokers}")
 @EmbeddedKafka(partitions = 1, topics = {KafkaConsumerApplication.PAYMENTS, KafkaConsumerApplication.FLAKY,
-    KafkaConsumerApplication.FLAKY_DEAD_LETTERS, KafkaConsumerApplication.TRACED})
+    KafkaConsumerApplication.FLAKY_DEAD_LETTERS, KafkaConsumerApplication.TRACED, KafkaConsumerApplication.EVENTS,
+    KafkaConsumerApplication.BACKLOG})
 class KafkaListenerTest {
 
     @Autowired
@@ -59,6 +66,9 @@ class KafkaListenerTest {
 
     @Autowired
     private EmbeddedKafkaBroker broker;
+
+    @Autowired
+    private KafkaListenerEndpointRegistry containers;
 
     private final String run = TraceIds.generate().substring(0, 8);
 
@@ -125,7 +135,7 @@ class KafkaListenerTest {
     }
 
     @Test
-    void theTraceIdAndTheDeadlineCrossTheTopic() throws Exception {
+    void anEventCarriesTheTraceIdButNotTheDeadlineOfTheRequestThatSentIt() throws Exception {
         String traceId = "ktrace-" + run;
         listeners.traced.clear();
         try (TraceScope scope = TraceContextHolder.open(TraceContext.empty().withTraceId(traceId)
@@ -136,8 +146,66 @@ class KafkaListenerTest {
         TraceContext received = listeners.traced.poll(Eventually.GENEROUSLY.toSeconds(), TimeUnit.SECONDS);
         assertThat(received).isNotNull();
         assertThat(received.traceId()).isEqualTo(traceId);
+        assertThat(received.deadline()).as("a fire-and-forget event outlives its request").isNull();
+    }
+
+    @Test
+    void aRecordAwaitingAReplyCarriesTheSendersDeadline() throws Exception {
+        listeners.traced.clear();
+        ProducerRecord<Object, Object> request = new ProducerRecord<>(KafkaConsumerApplication.TRACED, "how long?");
+        // what ReplyingKafkaTemplate adds to a request
+        request.headers().add(KafkaHeaders.REPLY_TOPIC, "k-replies".getBytes(StandardCharsets.UTF_8));
+        try (TraceScope scope = TraceContextHolder.open(TraceContext.empty().withTraceId("krequest-" + run)
+                .withDeadline(Deadline.after(Duration.ofSeconds(30))))) {
+            kafka.send(request).get(30, TimeUnit.SECONDS);
+        }
+
+        TraceContext received = listeners.traced.poll(Eventually.GENEROUSLY.toSeconds(), TimeUnit.SECONDS);
+        assertThat(received).isNotNull();
         assertThat(received.deadline()).isNotNull();
         assertThat(received.deadline().remaining()).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(30));
+    }
+
+    @Test
+    void aRecordRedeliveredAfterAFailureIsNeverDroppedForExpiry() throws Exception {
+        String key = "kredelivered-" + run;
+        String value = "redelivered order " + run;
+        CountDownLatch release = new CountDownLatch(1);
+        listeners.failOnceAfter.put(value, release);
+        listeners.traced.clear();
+        long expiry = System.currentTimeMillis() + 1_000;
+        // a sender that asked for a deadline: its first delivery may be dropped, its redelivery not
+        ProducerRecord<Object, Object> record = new ProducerRecord<>(KafkaConsumerApplication.EVENTS, key, value);
+        record.headers().add(ResilienceHeaders.DEADLINE_EPOCH_MS, Long.toString(expiry).getBytes(StandardCharsets.UTF_8));
+        kafka.send(record).get(30, TimeUnit.SECONDS);
+        Eventually.waitUntil("the first delivery running", () -> !listeners.failOnceAfter.containsKey(value));
+        Eventually.waitUntil("the record's expiry past", () -> System.currentTimeMillis() > expiry);
+        release.countDown();
+
+        Eventually.waitUntil("the redelivery's effect", () -> effects(key) == 1);
+        TraceContext first = listeners.traced.poll(Eventually.GENEROUSLY.toSeconds(), TimeUnit.SECONDS);
+        TraceContext redelivery = listeners.traced.poll(Eventually.GENEROUSLY.toSeconds(), TimeUnit.SECONDS);
+        assertThat(first.deadline()).as("the first delivery ran under the sender's deadline").isNotNull();
+        assertThat(redelivery.deadline()).as("the redelivery runs without the spent deadline").isNull();
+    }
+
+    @Test
+    void anEventLeftInABacklogPastTheRequestsDeadlineIsConsumedWhenItsConsumerStarts() throws Exception {
+        String key = "kbacklog-" + run;
+        Deadline request = Deadline.after(Duration.ofMillis(200));
+        try (TraceScope scope = TraceContextHolder.open(TraceContext.empty().withTraceId("kbacklog-" + run)
+                .withDeadline(request))) {
+            kafka.send(KafkaConsumerApplication.BACKLOG, key, "backlog " + run).get(30, TimeUnit.SECONDS);
+        }
+        Eventually.waitUntil("the request's deadline past", request::isExpired);
+
+        MessageListenerContainer consumer = containers.getListenerContainer(KafkaConsumerApplication.BACKLOG);
+        consumer.start();
+        try {
+            Eventually.waitUntil("the event's effect", () -> effects(key) == 1);
+        } finally {
+            consumer.stop();
+        }
     }
 
     @Test

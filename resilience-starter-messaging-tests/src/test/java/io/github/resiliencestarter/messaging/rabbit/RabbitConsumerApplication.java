@@ -2,13 +2,18 @@ package io.github.resiliencestarter.messaging.rabbit;
 
 import io.github.resiliencestarter.annotation.Idempotent;
 import io.github.resiliencestarter.annotation.Retry;
+import io.github.resiliencestarter.context.Deadline;
 import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.retry.RetryableException;
+import io.github.resiliencestarter.testsupport.Eventually;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.amqp.core.Declarables;
 import org.springframework.amqp.core.Message;
@@ -47,6 +52,12 @@ public class RabbitConsumerApplication {
     /** Its listener reports the trace context it runs in. */
     public static final String TRACED = "traced";
 
+    /** Its listener answers each request with the deadline it runs under. */
+    public static final String REQUESTS = "requests";
+
+    /** Its listener container starts only when a test starts it: a backlog, or a consumer down for a while. */
+    public static final String BACKLOG = "backlog";
+
     /**
      * The queues, declared on the broker when the first connection opens.
      *
@@ -60,7 +71,8 @@ public class RabbitConsumerApplication {
                 .deadLetterRoutingKey(RECEIPT_DEAD_LETTERS).build();
         return new Declarables(QueueBuilder.nonDurable(PAYMENTS).build(), flaky,
                 QueueBuilder.nonDurable(FLAKY_DEAD_LETTERS).build(), receipts,
-                QueueBuilder.nonDurable(RECEIPT_DEAD_LETTERS).build(), QueueBuilder.nonDurable(TRACED).build());
+                QueueBuilder.nonDurable(RECEIPT_DEAD_LETTERS).build(), QueueBuilder.nonDurable(TRACED).build(),
+                QueueBuilder.nonDurable(REQUESTS).build(), QueueBuilder.nonDurable(BACKLOG).build());
     }
 
     /** What the listeners saw, apart from them: the listeners' bean is a proxy. */
@@ -69,6 +81,9 @@ public class RabbitConsumerApplication {
 
         /** Payloads whose first delivery fails (then their redelivery runs). */
         public final Set<String> failOnce = ConcurrentHashMap.newKeySet();
+
+        /** Payloads whose first delivery waits for its latch, then fails. */
+        public final Map<String, CountDownLatch> failOnceAfter = new ConcurrentHashMap<>();
 
         /** Deliveries the flaky listener's method saw, attempts included. */
         public final AtomicInteger flakyAttempts = new AtomicInteger();
@@ -107,10 +122,20 @@ public class RabbitConsumerApplication {
         @Transactional
         public void onPayment(org.springframework.messaging.Message<String> message) {
             seen.paymentRuns.incrementAndGet();
+            seen.traced.add(TraceContextHolder.current());
             jdbc.update("INSERT INTO message_effect (message_id, payload) VALUES (?, ?)",
                     message.getHeaders().get("amqp_messageId"), message.getPayload());
             if (seen.failOnce.remove(message.getPayload())) {
                 throw new IllegalStateException("the first delivery of " + message.getPayload() + " fails");
+            }
+            CountDownLatch release = seen.failOnceAfter.remove(message.getPayload());
+            if (release != null) {
+                try {
+                    release.await(Eventually.GENEROUSLY.toMillis(), TimeUnit.MILLISECONDS);
+                } catch (InterruptedException ex) {
+                    Thread.currentThread().interrupt();
+                }
+                throw new IllegalStateException("the first delivery of " + message.getPayload() + " fails late");
             }
         }
 
@@ -149,6 +174,33 @@ public class RabbitConsumerApplication {
         @RabbitListener(queues = TRACED)
         public void onTraced(String payload) {
             seen.traced.add(TraceContextHolder.current());
+        }
+
+        /**
+         * Answers a request with what is left of the deadline it runs under.
+         *
+         * @param payload the request
+         * @return the remaining milliseconds, or {@code none}
+         */
+        @RabbitListener(queues = REQUESTS)
+        public String onRequest(String payload) {
+            seen.traced.add(TraceContextHolder.current());
+            Deadline deadline = TraceContextHolder.current().deadline();
+            return deadline == null ? "none" : Long.toString(deadline.remainingMillis());
+        }
+
+        /**
+         * Records one effect per message id, once a test starts its container.
+         *
+         * @param message the raw delivery
+         */
+        @RabbitListener(id = BACKLOG, queues = BACKLOG, autoStartup = "false")
+        @Idempotent(name = "BACKLOG", key = "#message.messageProperties.messageId")
+        @Transactional
+        public void onBacklog(Message message) {
+            seen.traced.add(TraceContextHolder.current());
+            jdbc.update("INSERT INTO message_effect (message_id, payload) VALUES (?, ?)",
+                    message.getMessageProperties().getMessageId(), new String(message.getBody()));
         }
     }
 }

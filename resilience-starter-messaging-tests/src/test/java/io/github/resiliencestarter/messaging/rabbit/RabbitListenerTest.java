@@ -16,12 +16,15 @@ import io.github.resiliencestarter.timeout.DeadlineExceededException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.springframework.amqp.core.AmqpAdmin;
 import org.springframework.amqp.core.Message;
 import org.springframework.amqp.core.MessageBuilder;
 import org.springframework.amqp.rabbit.core.RabbitTemplate;
+import org.springframework.amqp.rabbit.listener.MessageListenerContainer;
+import org.springframework.amqp.rabbit.listener.RabbitListenerEndpointRegistry;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -34,8 +37,9 @@ import org.springframework.test.context.DynamicPropertySource;
  * committed is acknowledged without a second effect; a failed delivery releases its key and its
  * redelivery runs; a consumer whose retries are spent, or whose message's key another payload
  * completed, dead-letters the message instead of looping;
- * the trace id and deadline cross the queue, and a message that arrives after its deadline is
- * dropped unconsumed.
+ * the trace id crosses the queue; the deadline crosses it only on a request awaiting its reply (or
+ * where the sender asked), whose first delivery is dropped once it passed; an event outlives the
+ * request that sent it, through a requeue and a backlog, and a redelivery is never dropped.
  */
 @SpringBootTest(classes = RabbitConsumerApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE)
 class RabbitListenerTest {
@@ -54,6 +58,9 @@ class RabbitListenerTest {
 
     @Autowired
     private RabbitConsumerApplication.Deliveries listeners;
+
+    @Autowired
+    private RabbitListenerEndpointRegistry containers;
 
     private final String run = TraceIds.generate().substring(0, 8);
 
@@ -143,7 +150,7 @@ class RabbitListenerTest {
     }
 
     @Test
-    void theTraceIdAndTheDeadlineCrossTheQueue() throws Exception {
+    void anEventCarriesTheTraceIdButNotTheDeadlineOfTheRequestThatSentIt() throws Exception {
         String traceId = "trace-" + run;
         listeners.traced.clear();
         try (TraceScope scope = TraceContextHolder.open(TraceContext.empty().withTraceId(traceId)
@@ -154,12 +161,84 @@ class RabbitListenerTest {
         TraceContext received = listeners.traced.poll(Eventually.GENEROUSLY.toSeconds(), TimeUnit.SECONDS);
         assertThat(received).isNotNull();
         assertThat(received.traceId()).isEqualTo(traceId);
-        assertThat(received.deadline()).isNotNull();
-        assertThat(received.deadline().remaining()).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(30));
+        assertThat(received.deadline()).as("a fire-and-forget event outlives its request").isNull();
     }
 
     @Test
-    void aMessageThatArrivesAfterItsDeadlineIsDroppedUnconsumed() throws Exception {
+    void aRequestAwaitingItsReplyCarriesTheSendersDeadline() {
+        String reply;
+        try (TraceScope scope = TraceContextHolder.open(TraceContext.empty().withTraceId("request-" + run)
+                .withDeadline(Deadline.after(Duration.ofSeconds(30))))) {
+            reply = (String) rabbit.convertSendAndReceive(RabbitConsumerApplication.REQUESTS, "how long?");
+        }
+
+        assertThat(reply).as("the reply").isNotNull().isNotEqualTo("none");
+        assertThat(Long.parseLong(reply)).isPositive().isLessThanOrEqualTo(30_000);
+    }
+
+    @Test
+    void anEventSentUnderARequestsDeadlineOutlivesARequeuePastThatDeadline() throws Exception {
+        String messageId = "requeued-" + run;
+        String payload = "requeued order " + run;
+        CountDownLatch release = new CountDownLatch(1);
+        listeners.failOnceAfter.put(payload, release);
+        Deadline request = Deadline.after(Duration.ofMillis(300));
+        try (TraceScope scope = TraceContextHolder.open(TraceContext.empty().withTraceId("requeued-" + run)
+                .withDeadline(request))) {
+            publish(RabbitConsumerApplication.PAYMENTS, messageId, payload);
+        }
+        // the first delivery is under way; it fails once the request's deadline is past, and is requeued
+        Eventually.waitUntil("the first delivery running", () -> !listeners.failOnceAfter.containsKey(payload));
+        Eventually.waitUntil("the request's deadline past", request::isExpired);
+        release.countDown();
+
+        Eventually.waitUntil("the redelivery's effect", () -> effects(messageId) == 1);
+    }
+
+    @Test
+    void anEventLeftInABacklogPastTheRequestsDeadlineIsConsumedWhenItsConsumerStarts() {
+        String messageId = "backlog-" + run;
+        Deadline request = Deadline.after(Duration.ofMillis(200));
+        MessageListenerContainer consumer = containers.getListenerContainer(RabbitConsumerApplication.BACKLOG);
+        try (TraceScope scope = TraceContextHolder.open(TraceContext.empty().withTraceId("backlog-" + run)
+                .withDeadline(request))) {
+            publish(RabbitConsumerApplication.BACKLOG, messageId, "backlog " + run);
+        }
+        Eventually.waitUntil("the request's deadline past", request::isExpired);
+
+        consumer.start();
+        try {
+            Eventually.waitUntil("the event's effect", () -> effects(messageId) == 1);
+        } finally {
+            consumer.stop();
+        }
+    }
+
+    @Test
+    void aRedeliveryIsNeverDroppedForExpiryAndRunsWithoutTheSpentDeadline() throws Exception {
+        String messageId = "redelivered-" + run;
+        String payload = "redelivered order " + run;
+        CountDownLatch release = new CountDownLatch(1);
+        listeners.failOnceAfter.put(payload, release);
+        listeners.traced.clear();
+        long expiry = System.currentTimeMillis() + 1_000;
+        // a sender that asked for a deadline: its first delivery may be dropped, its redelivery not
+        rabbit.send(RabbitConsumerApplication.PAYMENTS, MessageBuilder.withBody(payload.getBytes())
+                .setMessageId(messageId).setHeader(ResilienceHeaders.DEADLINE_EPOCH_MS, Long.toString(expiry))
+                .build());
+        Eventually.waitUntil("the first delivery running", () -> !listeners.failOnceAfter.containsKey(payload));
+        Eventually.waitUntil("the message's expiry past", () -> System.currentTimeMillis() > expiry);
+        release.countDown();
+
+        Eventually.waitUntil("the redelivery's effect", () -> effects(messageId) == 1);
+        TraceContext first = listeners.traced.poll(Eventually.GENEROUSLY.toSeconds(), TimeUnit.SECONDS);
+        TraceContext redelivery = listeners.traced.poll(Eventually.GENEROUSLY.toSeconds(), TimeUnit.SECONDS);
+        assertThat(first.deadline()).as("the first delivery ran under the sender's deadline").isNotNull();
+        assertThat(redelivery.deadline()).as("the redelivery runs without the spent deadline").isNull();
+    }
+
+    @Test
+    void theFirstDeliveryOfAMessageWhoseSenderAskedForADeadlineIsDroppedOnceItPassed() throws Exception {
         listeners.traced.clear();
         Counter expired = meters.counter(ResilienceMetrics.MESSAGES_EXPIRED, "destination",
                 RabbitConsumerApplication.TRACED);
@@ -175,16 +254,30 @@ class RabbitListenerTest {
     }
 
     @Test
-    void aMessageSentWithTheBudgetSpentIsNotSent() {
+    void aRequestSentWithTheBudgetSpentIsNotSent() {
         listeners.traced.clear();
         Throwable refused;
         try (TraceScope scope = TraceContextHolder.open(TraceContext.empty().withTraceId("spent-" + run)
                 .withDeadline(Deadline.after(Duration.ZERO)))) {
-            refused = catchThrowable(() -> rabbit.convertAndSend(RabbitConsumerApplication.TRACED, "too late"));
+            refused = catchThrowable(() -> rabbit.convertSendAndReceive(RabbitConsumerApplication.REQUESTS,
+                    "too late"));
         }
 
         assertThat(refused).hasCauseInstanceOf(DeadlineExceededException.class);
-        assertThat(rabbit.receive(RabbitConsumerApplication.TRACED, 500)).isNull();
+        assertThat(rabbit.receive(RabbitConsumerApplication.REQUESTS, 500)).isNull();
         assertThat(listeners.traced).isEmpty();
+    }
+
+    @Test
+    void anEventSentWithTheRequestsBudgetSpentIsSentAndConsumed() throws Exception {
+        listeners.traced.clear();
+        try (TraceScope scope = TraceContextHolder.open(TraceContext.empty().withTraceId("spent-event-" + run)
+                .withDeadline(Deadline.after(Duration.ZERO)))) {
+            rabbit.convertAndSend(RabbitConsumerApplication.TRACED, "committed, then sent late");
+        }
+
+        TraceContext received = listeners.traced.poll(Eventually.GENEROUSLY.toSeconds(), TimeUnit.SECONDS);
+        assertThat(received).as("the event was sent and consumed").isNotNull();
+        assertThat(received.traceId()).isEqualTo("spent-event-" + run);
     }
 }

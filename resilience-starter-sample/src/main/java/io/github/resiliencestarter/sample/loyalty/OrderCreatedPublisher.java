@@ -10,7 +10,8 @@ import org.springframework.stereotype.Component;
 /**
  * Sends an order-created event. The message id is the order number, so an event sent again (a
  * client's retry of the create, a lost confirm) is the same message to the consumer. The starter
- * stamps the request's trace id and deadline on it.
+ * stamps the request's trace id on it, not its deadline: the event outlives the request, and its
+ * points are awarded however late it is consumed.
  */
 @Component
 @Profile("rabbit")

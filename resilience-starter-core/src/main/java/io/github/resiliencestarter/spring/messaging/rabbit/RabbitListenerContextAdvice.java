@@ -1,10 +1,10 @@
 package io.github.resiliencestarter.spring.messaging.rabbit;
 
-import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.context.TraceScope;
 import io.github.resiliencestarter.spring.messaging.FutileRedelivery;
 import io.github.resiliencestarter.spring.messaging.InboundMessageContext;
+import io.github.resiliencestarter.spring.messaging.MessageDelivery;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
@@ -13,9 +13,10 @@ import org.springframework.amqp.core.Message;
 import org.springframework.amqp.core.MessageProperties;
 
 /**
- * Runs each delivery of a listener container in the trace context its headers carry. A delivery
- * whose deadline has passed is acknowledged without running the listener (counted and logged:
- * nobody waits for its effect). A failure no redelivery can change ({@link FutileRedelivery}: its
+ * Runs each delivery of a listener container in the trace context its headers carry. The first
+ * delivery of a message whose sender's deadline has passed is acknowledged without running the
+ * listener (counted and logged: the sender awaited a reply and no longer does); a redelivery always
+ * runs ({@link InboundMessageContext}). A failure no redelivery can change ({@link FutileRedelivery}: its
  * retries spent, or an effect whose outcome cannot be replayed) is rejected without requeueing, so
  * the broker dead-letters it (to the queue's dead-letter exchange, if it has one) instead of
  * redelivering it in a loop; other failures are left to the container's own requeue setting. A batch of deliveries runs as it would without the
@@ -42,15 +43,15 @@ public class RabbitListenerContextAdvice implements MethodInterceptor {
             return invocation.proceed();
         }
         MessageProperties properties = message.getMessageProperties();
-        TraceContext context = inbound.read(name -> {
+        MessageDelivery delivery = inbound.read(name -> {
             Object value = properties.getHeaders().get(name);
             return value == null ? null : value.toString();
-        });
-        if (context.isExpired()) {
-            inbound.expired(String.valueOf(properties.getConsumerQueue()), context);
+        }, Boolean.TRUE.equals(properties.getRedelivered()));
+        if (delivery.dropped()) {
+            inbound.expired(String.valueOf(properties.getConsumerQueue()), delivery.context());
             return null;
         }
-        try (TraceScope scope = TraceContextHolder.open(context)) {
+        try (TraceScope scope = TraceContextHolder.open(delivery.context())) {
             return invocation.proceed();
         } catch (Throwable failure) {
             String futile = FutileRedelivery.reason(failure);

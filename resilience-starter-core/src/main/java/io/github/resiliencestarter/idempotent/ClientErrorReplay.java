@@ -28,6 +28,17 @@ public interface ClientErrorReplay {
     };
 
     /**
+     * The status a returned answer carries, such as a {@code ResponseEntity}'s: an answer
+     * {@link KeptAnswers} does not keep (a 429, a 503 returned rather than thrown) releases the key.
+     *
+     * @param value what the method returned
+     * @return its HTTP status, or 0 when it carries none
+     */
+    default int answerStatus(@Nullable Object value) {
+        return 0;
+    }
+
+    /**
      * The status of a failure the client caused.
      *
      * @param failure what the method threw

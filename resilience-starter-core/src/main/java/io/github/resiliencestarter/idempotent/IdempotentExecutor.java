@@ -373,16 +373,19 @@ public final class IdempotentExecutor {
     }
 
     /**
-     * The completion that stores the owner's result, so duplicates replay it; unless a fallback
-     * produced it and the call does not store fallback answers: then the key is released (or, when
-     * an attempt's writes committed with the key, completed as "executed, outcome unknown"), so the
-     * client's retry runs the method for real instead of replaying a stand-in.
+     * The completion that stores the owner's result, so duplicates replay it; unless its status is
+     * one {@link KeptAnswers} does not keep (a returned 429 or 503), or a fallback produced it and
+     * the call does not store fallback answers: then the key is released (or, when an attempt's
+     * writes committed with the key, completed as "executed, outcome unknown"), so the client's
+     * retry runs the method for real instead of replaying a refusal or a stand-in.
      */
     Settlement.Command completionSettlement(IdempotentCall call, IdempotentExecution execution, long lease,
             @Nullable Object value) {
         String owner = execution.ownerToken();
         IdempotencyConfig config = call.config();
-        if (execution.answeredByFallback() && config.onFallbackAnswer() == FallbackAnswerHandling.RELEASE) {
+        int status = clientErrors.answerStatus(value);
+        boolean notKept = status != 0 && !KeptAnswers.keeps(status);
+        if (notKept || execution.answeredByFallback() && config.onFallbackAnswer() == FallbackAnswerHandling.RELEASE) {
             Completion unknown = execution.committedAttempt() == IdempotentExecution.NONE_COMMITTED ? null
                     : new Completion(call.storedKey(), owner, sealed(StoredResponse.outcomeUnknown(), call),
                             config.ttl().toMillis(), call.fingerprint(), call.operation());

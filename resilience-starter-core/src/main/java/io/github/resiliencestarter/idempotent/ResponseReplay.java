@@ -28,6 +28,9 @@ final class ResponseReplay {
         if (returnsNothing(call)) {
             return VOID;
         }
+        if (value instanceof OversizedResult result && result.oversized()) {
+            return OVERSIZE;
+        }
         String payload;
         try {
             payload = codec.encode(value, call);

@@ -64,6 +64,6 @@ public class GatewayAutoConfiguration {
             IdempotencyScopeResolver scopes, ProblemsProperties problems) {
         return new IdempotencyKeyGatewayFilterFactory(() -> activation.getObject().executor(), properties.toConfig(),
                 scopes, new ReplayHeaders(properties.getReplayHeaders(), properties.getReplayHeadersByName()),
-                properties.getKeyHeader(), problems.getTypeBase());
+                properties.getKeyHeader(), problems.getTypeBase(), properties.getMaxRequestBytes());
     }
 }

@@ -34,6 +34,10 @@ import org.springframework.validation.Validator;
 @ConfigurationProperties("resilience.idempotent")
 public class IdempotencyProperties implements Validator {
 
+    /** The default of {@code max-request-bytes}: 1 MiB. */
+    public static final int DEFAULT_MAX_REQUEST_BYTES = 1024 * 1024;
+
+
     /** Which store holds the records. */
     public enum StoreType {
 
@@ -95,6 +99,12 @@ public class IdempotencyProperties implements Validator {
 
     /** Largest encoded response kept for replay; larger ones complete but cannot be replayed. */
     private int maxResponseBytes = IdempotencyConfig.DEFAULT_MAX_RESPONSE_BYTES;
+
+    /**
+     * Largest request body buffered for a keyed request where the starter reads the body itself (the
+     * gateway's IdempotencyKey filter); a larger one is refused with 413 before anything is claimed.
+     */
+    private int maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES;
 
     /** Namespace of stored keys. */
     private String keyPrefix = IdempotencyConfig.DEFAULT_KEY_PREFIX;
@@ -353,6 +363,14 @@ public class IdempotencyProperties implements Validator {
         this.failOpen = failOpen;
     }
 
+    public int getMaxRequestBytes() {
+        return maxRequestBytes;
+    }
+
+    public void setMaxRequestBytes(int maxRequestBytes) {
+        this.maxRequestBytes = maxRequestBytes;
+    }
+
     public int getMaxResponseBytes() {
         return maxResponseBytes;
     }
@@ -418,6 +436,9 @@ public class IdempotencyProperties implements Validator {
         checks.check("", this::defaultRollout);
         instances.forEach((name, instance) -> checks.check("instances[" + name + "].",
                 () -> instance.rollout(this)));
+        if (maxRequestBytes < 0) {
+            errors.rejectValue("maxRequestBytes", "negative", "must not be negative");
+        }
         checks.check("jdbc.", () -> JdbcTableName.check(jdbc.getTable()));
         checks.check("redis.", Map.of("replicas", "replica-acks", "timeout", "replica-ack-timeout"),
                 () -> redis.toReplicaAcks(false));

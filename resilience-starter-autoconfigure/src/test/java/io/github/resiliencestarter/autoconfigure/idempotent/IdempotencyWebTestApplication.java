@@ -138,6 +138,13 @@ public class IdempotencyWebTestApplication {
             throw new OutOfStockException("sold out after " + execute("out-of-stock") + " call(s)");
         }
 
+        @PostMapping("/i/conflict")
+        @Idempotent
+        public String conflict(@RequestBody Map<String, Object> body) {
+            execute("conflict");
+            throw new ResponseStatusException(HttpStatus.CONFLICT, "the order changed meanwhile");
+        }
+
         @PostMapping("/i/unavailable")
         @Idempotent
         public String unavailable(@RequestBody Map<String, Object> body) {
@@ -179,7 +186,7 @@ public class IdempotencyWebTestApplication {
     }
 
     /** A business failure of the application's own, rendered by Spring from its annotation. */
-    @ResponseStatus(HttpStatus.CONFLICT)
+    @ResponseStatus(HttpStatus.UNPROCESSABLE_ENTITY)
     public static class OutOfStockException extends RuntimeException {
 
         private static final long serialVersionUID = 1L;

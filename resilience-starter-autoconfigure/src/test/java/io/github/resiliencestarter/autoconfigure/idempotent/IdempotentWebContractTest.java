@@ -8,6 +8,7 @@ import io.github.resiliencestarter.context.ResilienceHeaders;
 import io.github.resiliencestarter.context.TraceIds;
 import io.github.resiliencestarter.idempotent.IdempotencyConfig;
 import io.github.resiliencestarter.idempotent.IdempotencyKeys;
+import io.github.resiliencestarter.idempotent.KeptAnswers;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -142,24 +143,24 @@ abstract class IdempotentWebContractTest {
     }
 
     @Test
-    void aClientErrorIsReplayedToTheRetryAndA5xxReleasesTheKey() throws Exception {
-        for (String endpoint : List.of("missing", "out-of-stock", "unavailable", "missing-released")) {
+    void IP5_aClientErrorIsReplayedToTheRetryAndA409OrA5xxReleasesTheKey() throws Exception {
+        for (String endpoint : List.of("missing", "out-of-stock", "conflict", "unavailable", "missing-released")) {
             String key = endpoint + "-" + run;
             int before = IdempotencyWebTestApplication.executions(endpoint);
             HttpResponse<String> first = post("/i/" + endpoint, "{}", "Idempotency-Key", key);
             HttpResponse<String> retry = post("/i/" + endpoint, "{}", "Idempotency-Key", key);
 
             assertThat(retry.statusCode()).as(endpoint).isEqualTo(first.statusCode());
-            boolean clientError = first.statusCode() / 100 == 4 && !endpoint.endsWith("released");
+            boolean clientError = KeptAnswers.keepsClientError(first.statusCode()) && !endpoint.endsWith("released");
             // before: every failure released the key, and a 404 ran the method once per retry
             assertThat(IdempotencyWebTestApplication.executions(endpoint)).as(endpoint + " executions")
                     .isEqualTo(before + (clientError ? 1 : 2));
             assertThat(retry.headers().firstValue("Idempotent-Replayed")).as(endpoint)
                     .isEqualTo(clientError ? java.util.Optional.of("true") : java.util.Optional.empty());
         }
-        // the application's own @ResponseStatus exception comes back as itself: 409, with the first detail
+        // the application's own @ResponseStatus exception comes back as itself: 422, with the first detail
         HttpResponse<String> replayed = post("/i/out-of-stock", "{}", "Idempotency-Key", "out-of-stock-" + run);
-        assertThat(replayed.statusCode()).isEqualTo(409);
+        assertThat(replayed.statusCode()).isEqualTo(422);
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.spring.gateway;
 
 import io.github.resiliencestarter.spring.idempotent.ReplayHeaders;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,9 +16,11 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * The client's response, recording what the gateway writes to it: the body is gathered whole
- * (an idempotent answer is stored whole), kept with the status and the allow-listed headers, and
- * written on. Streaming answers are gathered too; routes that stream should not be keyed.
+ * The client's response, recording what the gateway writes to it: the body is gathered up to the
+ * limit (an idempotent answer is stored whole), kept with the status and the allow-listed headers,
+ * and written on. A body that passes the limit is written on as it comes, what was gathered first,
+ * and recorded only as {@linkplain GatewayAnswer#oversized too long}: the gateway never holds more
+ * than the limit of one answer.
  */
 final class AnswerRecordingResponse extends ServerHttpResponseDecorator {
 
@@ -25,22 +28,20 @@ final class AnswerRecordingResponse extends ServerHttpResponseDecorator {
 
     private final String name;
 
+    private final long maxBytes;
+
     private volatile @Nullable GatewayAnswer answer;
 
-    AnswerRecordingResponse(ServerHttpResponse delegate, ReplayHeaders replayHeaders, String name) {
+    AnswerRecordingResponse(ServerHttpResponse delegate, ReplayHeaders replayHeaders, String name, long maxBytes) {
         super(delegate);
         this.replayHeaders = replayHeaders;
         this.name = name;
+        this.maxBytes = maxBytes;
     }
 
     @Override
     public Mono<Void> writeWith(Publisher<? extends DataBuffer> body) {
-        return DataBufferUtils.join(Flux.from(body)).map(GatewayBodies::bytes)
-                .defaultIfEmpty(new byte[0])
-                .flatMap(bytes -> {
-                    record(bytes);
-                    return super.writeWith(Mono.just(bufferFactory().wrap(bytes)));
-                });
+        return super.writeWith(Flux.defer(() -> new Gathering().of(Flux.from(body))));
     }
 
     @Override
@@ -74,5 +75,62 @@ final class AnswerRecordingResponse extends ServerHttpResponseDecorator {
             }
         });
         answer = GatewayAnswer.of(status == null ? 200 : status.value(), kept, body);
+    }
+
+    private void recordOversized() {
+        HttpStatusCode status = getStatusCode();
+        answer = GatewayAnswer.oversized(status == null ? 200 : status.value());
+    }
+
+    /** One write's body: held until it ends or passes the limit. */
+    private final class Gathering {
+
+        private final List<DataBuffer> held = new ArrayList<>();
+
+        private long size;
+
+        private boolean passingThrough;
+
+        Flux<DataBuffer> of(Flux<? extends DataBuffer> body) {
+            return body.<DataBuffer>concatMap(this::take).concatWith(Flux.defer(this::end))
+                    .doOnDiscard(DataBuffer.class, DataBufferUtils::release).doFinally(signal -> releaseHeld());
+        }
+
+        private Flux<DataBuffer> take(DataBuffer buffer) {
+            if (passingThrough) {
+                return Flux.just(buffer);
+            }
+            size += buffer.readableByteCount();
+            held.add(buffer);
+            if (size <= maxBytes) {
+                return Flux.empty();
+            }
+            passingThrough = true;
+            recordOversized();
+            List<DataBuffer> gathered = new ArrayList<>(held);
+            held.clear();
+            return Flux.fromIterable(gathered);
+        }
+
+        private Flux<DataBuffer> end() {
+            if (passingThrough) {
+                return Flux.empty();
+            }
+            byte[] bytes = new byte[(int) size];
+            int at = 0;
+            for (DataBuffer buffer : held) {
+                int length = buffer.readableByteCount();
+                buffer.read(bytes, at, length);
+                at += length;
+            }
+            releaseHeld();
+            record(bytes);
+            return Flux.just(bufferFactory().wrap(bytes));
+        }
+
+        private void releaseHeld() {
+            held.forEach(DataBufferUtils::release);
+            held.clear();
+        }
     }
 }

@@ -4,11 +4,14 @@ import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.context.TraceScope;
 import io.github.resiliencestarter.core.Causes;
+import io.github.resiliencestarter.core.InvalidSettingException;
 import io.github.resiliencestarter.idempotent.IdempotencyConfig;
 import io.github.resiliencestarter.idempotent.IdempotencyKeyException;
 import io.github.resiliencestarter.idempotent.IdempotentCall;
 import io.github.resiliencestarter.idempotent.IdempotentExecutor;
+import io.github.resiliencestarter.idempotent.IdempotentPayloadTooLargeException;
 import io.github.resiliencestarter.idempotent.IdempotentResult;
+import io.github.resiliencestarter.idempotent.KeptAnswers;
 import io.github.resiliencestarter.spring.idempotent.IdempotencyKeyHeader;
 import io.github.resiliencestarter.spring.idempotent.IdempotencyScopeResolver;
 import io.github.resiliencestarter.spring.idempotent.ReplayHeaders;
@@ -27,6 +30,7 @@ import org.springframework.cloud.gateway.filter.OrderedGatewayFilter;
 import org.springframework.cloud.gateway.filter.factory.AbstractGatewayFilterFactory;
 import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
 import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
@@ -46,8 +50,12 @@ import reactor.util.context.ContextView;
  * payload check and problems as {@code @Idempotent}: a malformed or missing key is 400, the key
  * with another payload 422, the key still in progress 409 (or the duplicate waits, as
  * {@code in-progress} says), the store down 503. The payload is the method, the path and query,
- * and the body. A 5xx answer releases the key, so the client's retry is forwarded again; other
- * answers are stored. The key is forwarded too, so the service can settle the gateway's own retries.
+ * and the body. The answer is kept as {@code @Idempotent} keeps one ({@link KeptAnswers}): a 5xx,
+ * 401, 403, 408, 409, 425 or 429 releases the key, so the client's retry is forwarded again; other
+ * answers are stored with their allow-listed headers. A keyed request's body is buffered up to
+ * {@code maxRequestBytes} (413 beyond, nothing forwarded); an answer longer than the response limit
+ * goes to the client as it comes and is recorded as too long to keep (a duplicate gets 409, never a
+ * second forward). The key is forwarded too, so the service can settle the gateway's own retries.
  */
 public class IdempotencyKeyGatewayFilterFactory
         extends AbstractGatewayFilterFactory<IdempotencyKeyGatewayFilterFactory.Config> {
@@ -70,25 +78,34 @@ public class IdempotencyKeyGatewayFilterFactory
 
     private final String problemTypeBase;
 
+    private final int maxRequestBytes;
+
     /**
      * Creates the factory.
      *
      * @param executor the executor on the configured store, looked up on first use
-     * @param defaults the idempotency settings ({@code resilience.idempotent.*})
+     * @param defaults the idempotency settings ({@code resilience.idempotent.*}); its
+     *     {@code maxResponseBytes} bounds what is held of an answer
      * @param scopes names the caller's scope
      * @param replayHeaders which answer headers are stored and replayed
      * @param keyHeader the request header carrying the key
      * @param problemTypeBase what problem types begin with
+     * @param maxRequestBytes the most of a keyed request's body that is buffered (413 beyond)
      */
     public IdempotencyKeyGatewayFilterFactory(Supplier<IdempotentExecutor> executor, IdempotencyConfig defaults,
-            IdempotencyScopeResolver scopes, ReplayHeaders replayHeaders, String keyHeader, String problemTypeBase) {
+            IdempotencyScopeResolver scopes, ReplayHeaders replayHeaders, String keyHeader, String problemTypeBase,
+            int maxRequestBytes) {
         super(Config.class);
+        if (maxRequestBytes < 0) {
+            throw new InvalidSettingException("maxRequestBytes", "must not be negative", maxRequestBytes);
+        }
         this.executor = executor;
         this.defaults = defaults;
         this.scopes = scopes;
         this.replayHeaders = replayHeaders;
         this.keyHeader = keyHeader;
         this.problemTypeBase = problemTypeBase;
+        this.maxRequestBytes = maxRequestBytes;
     }
 
     @Override
@@ -118,8 +135,14 @@ public class IdempotencyKeyGatewayFilterFactory
         if (key == null) {
             return chain.filter(exchange);
         }
+        if (request.getHeaders().getContentLength() > maxRequestBytes) {
+            return problem(exchange, new IdempotentPayloadTooLargeException(maxRequestBytes));
+        }
         String name = config.getName() != null ? config.getName() : routeId(exchange);
-        return DataBufferUtils.join(request.getBody()).map(GatewayBodies::bytes).defaultIfEmpty(new byte[0])
+        return DataBufferUtils.join(request.getBody(), maxRequestBytes)
+                .onErrorMap(DataBufferLimitException.class, tooLarge -> new IdempotentPayloadTooLargeException(
+                        maxRequestBytes))
+                .map(GatewayBodies::bytes).defaultIfEmpty(new byte[0])
                 .flatMap(body -> Mono.deferContextual(reactor -> once(exchange, chain, name, key, body, reactor)))
                 .onErrorResume(failure -> failed(exchange, Causes.unwrapAsync(failure)));
     }
@@ -128,7 +151,8 @@ public class IdempotencyKeyGatewayFilterFactory
             ContextView reactor) {
         ServerHttpRequest request = exchange.getRequest();
         TraceContext context = GatewayTraceContexts.of(reactor);
-        AnswerRecordingResponse recording = new AnswerRecordingResponse(exchange.getResponse(), replayHeaders, name);
+        AnswerRecordingResponse recording = new AnswerRecordingResponse(exchange.getResponse(), replayHeaders, name,
+                defaults.maxResponseBytes());
         ServerWebExchange forwarded = exchange.mutate().request(GatewayBodies.replayable(request, body))
                 .response(recording).build();
         Runnable markReplayed = () -> exchange.getResponse().getHeaders().set(RequestHeaders.REPLAYED, "true");
@@ -152,8 +176,7 @@ public class IdempotencyKeyGatewayFilterFactory
             AnswerRecordingResponse recording, ContextView reactor) {
         return chain.filter(forwarded).then(Mono.defer(recording::answer))
                 .switchIfEmpty(Mono.error(() -> new IllegalStateException("The route answered nothing")))
-                .flatMap(answer -> answer.isServerFailure() ? Mono.error(new ServerFailureAnswered())
-                        : Mono.just(answer))
+                .flatMap(answer -> answer.isKept() ? Mono.just(answer) : Mono.error(new AnswerNotKept()))
                 .contextWrite(reactor).toFuture();
     }
 
@@ -167,8 +190,8 @@ public class IdempotencyKeyGatewayFilterFactory
     }
 
     private Mono<Void> failed(ServerWebExchange exchange, Throwable failure) {
-        if (failure instanceof ServerFailureAnswered) {
-            // the service's own 5xx went to the client as it was; the key is released
+        if (failure instanceof AnswerNotKept) {
+            // the service's own answer went to the client as it was; the key is released
             return Mono.empty();
         }
         return exchange.getResponse().isCommitted() ? Mono.error(failure) : problem(exchange, failure);
@@ -186,13 +209,13 @@ public class IdempotencyKeyGatewayFilterFactory
                 : "gateway";
     }
 
-    /** The route's 5xx answer, already written to the client: fails the execution so the key is released. */
-    private static final class ServerFailureAnswered extends RuntimeException {
+    /** The route's answer the key does not keep, already written to the client: fails the execution so the key is released. */
+    private static final class AnswerNotKept extends RuntimeException {
 
         private static final long serialVersionUID = 1L;
 
-        ServerFailureAnswered() {
-            super("The service behind the gateway answered with a server error", null, false, false);
+        AnswerNotKept() {
+            super("The service behind the gateway answered with a status the key does not keep", null, false, false);
         }
     }
 

@@ -1,11 +1,12 @@
 package io.github.resiliencestarter.spring.idempotent;
 
 import io.github.resiliencestarter.idempotent.ClientErrorReplay;
+import io.github.resiliencestarter.idempotent.KeptAnswers;
 import java.lang.reflect.Constructor;
-import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.http.HttpStatusCode;
+import org.springframework.http.ResponseEntity;
 import org.springframework.util.ClassUtils;
 import org.springframework.web.ErrorResponse;
 import org.springframework.web.bind.annotation.ResponseStatus;
@@ -14,21 +15,23 @@ import org.springframework.web.server.ResponseStatusException;
 /**
  * A client error as Spring MVC and WebFlux answer it: an {@link ErrorResponse} (a
  * {@link ResponseStatusException} among them) or an exception class annotated
- * {@link ResponseStatus}, with a 4xx status other than 408, 425 and 429, which ask the client to
- * try again (a retry must run, not meet the same answer). A replay rebuilds an exception of the application's
+ * {@link ResponseStatus}, with a 4xx status {@link KeptAnswers} keeps; and the status of a
+ * returned {@link ResponseEntity}. A replay rebuilds an exception of the application's
  * own {@code @ResponseStatus} type from its {@code (String)} constructor, so that the application's
  * handlers render it as they did the first time; any other is a {@link ResponseStatusException}
  * with the same status and detail.
  */
 public final class HttpClientErrorReplay implements ClientErrorReplay {
 
-    /** 4xx statuses that ask the client to try again later: replaying them would refuse every retry. */
-    private static final Set<Integer> TRY_AGAIN = Set.of(408, 425, 429);
+    @Override
+    public int answerStatus(@Nullable Object value) {
+        return value instanceof ResponseEntity<?> entity ? entity.getStatusCode().value() : 0;
+    }
 
     @Override
     public int clientErrorStatus(Throwable failure) {
         int status = statusOf(failure.getClass(), failure);
-        return status >= 400 && status <= 499 && !TRY_AGAIN.contains(status) ? status : 0;
+        return KeptAnswers.keepsClientError(status) ? status : 0;
     }
 
     @Override

@@ -17,9 +17,12 @@ import java.util.stream.Collectors;
  */
 public final class ReplayHeaders {
 
-    /** Headers kept by default: they describe the resource, not the exchange. */
-    public static final List<String> DEFAULT_ALLOWED = List.of("Content-Type", "Content-Language", "Location",
-            "ETag", "Last-Modified", "Cache-Control");
+    /**
+     * Headers kept by default: they describe the resource and how its bytes are to be read, not the
+     * exchange (a replayed gzip body without its {@code Content-Encoding} would not decode).
+     */
+    public static final List<String> DEFAULT_ALLOWED = List.of("Content-Type", "Content-Encoding",
+            "Content-Language", "Location", "ETag", "Last-Modified", "Cache-Control", "Vary", "Retry-After");
 
     /** Headers never stored: credentials, cookies, hop-by-hop, per-exchange and the starter's own. */
     public static final Set<String> NEVER_STORED = lowerCase(List.of("Set-Cookie", "Set-Cookie2", "Authorization",

@@ -11,6 +11,7 @@ import io.github.resiliencestarter.idempotent.IdempotencyKeyReusedException;
 import io.github.resiliencestarter.idempotent.IdempotencyRecordCorruptedException;
 import io.github.resiliencestarter.idempotent.IdempotencyScopeException;
 import io.github.resiliencestarter.idempotent.IdempotencyStoreException;
+import io.github.resiliencestarter.idempotent.IdempotentPayloadTooLargeException;
 import io.github.resiliencestarter.timeout.DeadlineExceededException;
 import io.github.resiliencestarter.timeout.ResilienceTimeoutException;
 import io.github.resiliencestarter.timeout.TimeoutRejectedException;
@@ -106,6 +107,10 @@ public final class ResilienceProblems {
             return problem(HttpStatus.UNPROCESSABLE_ENTITY, "idempotency-key-reused",
                     "Idempotency key reused with another payload", or(message,
                             "This idempotency key was already used for a request with another payload"));
+        }
+        if (error instanceof IdempotentPayloadTooLargeException) {
+            return problem(HttpStatus.valueOf(413), "idempotent-payload-too-large", "Request body too large",
+                    error.getMessage());
         }
         if (error instanceof IdempotencyStoreException) {
             // the store's own message may name hosts; keep it in the log, not in the answer

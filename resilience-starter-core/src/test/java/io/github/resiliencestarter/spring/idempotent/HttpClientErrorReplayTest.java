@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
 import org.springframework.web.ErrorResponseException;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.server.ResponseStatusException;
@@ -39,11 +40,20 @@ class HttpClientErrorReplayTest {
         assertThat(replay.clientErrorStatus(new ResponseStatusException(HttpStatus.NOT_FOUND))).isEqualTo(404);
         assertThat(replay.clientErrorStatus(new ErrorResponseException(HttpStatus.BAD_REQUEST))).isEqualTo(400);
         assertThat(replay.clientErrorStatus(new RejectedOrder("no"))).isEqualTo(422);
-        for (HttpStatus tryAgain : new HttpStatus[] {HttpStatus.REQUEST_TIMEOUT, HttpStatus.TOO_EARLY,
-            HttpStatus.TOO_MANY_REQUESTS, HttpStatus.SERVICE_UNAVAILABLE, HttpStatus.INTERNAL_SERVER_ERROR}) {
+        for (HttpStatus tryAgain : new HttpStatus[] {HttpStatus.UNAUTHORIZED, HttpStatus.FORBIDDEN,
+            HttpStatus.REQUEST_TIMEOUT, HttpStatus.CONFLICT, HttpStatus.TOO_EARLY, HttpStatus.TOO_MANY_REQUESTS,
+            HttpStatus.SERVICE_UNAVAILABLE, HttpStatus.INTERNAL_SERVER_ERROR}) {
             assertThat(replay.clientErrorStatus(new ResponseStatusException(tryAgain))).as(tryAgain.name()).isZero();
         }
         assertThat(replay.clientErrorStatus(new IllegalArgumentException("bad"))).isZero();
+    }
+
+    @Test
+    void aReturnedResponseEntityCarriesItsStatusAndAnythingElseNone() {
+        assertThat(replay.answerStatus(ResponseEntity.status(429).body("later"))).isEqualTo(429);
+        assertThat(replay.answerStatus(ResponseEntity.ok("done"))).isEqualTo(200);
+        assertThat(replay.answerStatus("done")).isZero();
+        assertThat(replay.answerStatus(null)).isZero();
     }
 
     @Test

@@ -5,10 +5,13 @@ import io.github.resiliencestarter.autoconfigure.ResilienceAutoConfiguration;
 import io.github.resiliencestarter.autoconfigure.http.OutboundProperties;
 import io.github.resiliencestarter.autoconfigure.web.TraceProperties;
 import io.github.resiliencestarter.spring.grpc.DeadlineClientInterceptor;
+import io.github.resiliencestarter.spring.grpc.GrpcCallerScope;
 import io.github.resiliencestarter.spring.grpc.GrpcContextPropagator;
+import io.github.resiliencestarter.spring.grpc.GrpcPrincipal;
 import io.github.resiliencestarter.spring.grpc.GrpcRetryRules;
 import io.github.resiliencestarter.spring.grpc.TraceContextServerInterceptor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -66,6 +69,20 @@ public class GrpcAutoConfiguration {
     @ConditionalOnMissingBean
     public GrpcContextPropagator grpcContextPropagator() {
         return new GrpcContextPropagator();
+    }
+
+    /**
+     * The caller of a gRPC call, read with the application's {@link GrpcPrincipal}, for the scope
+     * of {@code @Idempotent} keys; a keyed call whose caller it cannot name fails closed.
+     *
+     * @param principal the application's reader of the call's principal
+     * @return the scope source
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(GrpcPrincipal.class)
+    public GrpcCallerScope grpcCallerScope(GrpcPrincipal principal) {
+        return new GrpcCallerScope(principal);
     }
 
     /**

@@ -23,6 +23,7 @@ import io.github.resiliencestarter.spring.aop.IdempotentOperationSource;
 import io.github.resiliencestarter.spring.aop.ResilienceAdvisorOrder;
 import io.github.resiliencestarter.spring.aop.ResilienceAnnotationAdvisor;
 import io.github.resiliencestarter.spring.idempotent.HttpClientErrorReplay;
+import io.github.resiliencestarter.spring.idempotent.EntryPointCaller;
 import io.github.resiliencestarter.spring.idempotent.IdempotencyScopeResolver;
 import io.github.resiliencestarter.spring.idempotent.PrincipalScopeResolver;
 import io.github.resiliencestarter.spring.idempotent.ReplayHeaders;
@@ -125,16 +126,20 @@ public class IdempotencyAutoConfiguration {
     }
 
     /**
-     * Scopes keys by the authenticated principal; in an application with a Spring Security filter
-     * chain, a call whose caller cannot be resolved fails closed.
+     * Scopes keys by the authenticated principal, as an entry point knows it (a gRPC call's) or the
+     * thread does; in an application with a Spring Security filter chain, a call whose caller
+     * cannot be resolved fails closed.
      *
      * @param beans the context, asked whether a security filter chain is defined
+     * @param entryPoints callers entry points know beyond the thread's holders
      * @return the resolver
      */
     @Bean
     @ConditionalOnMissingBean
-    public IdempotencyScopeResolver idempotencyScopeResolver(ListableBeanFactory beans) {
-        return new PrincipalScopeResolver(SecuredApplication.hasSecurityFilterChain(beans));
+    public IdempotencyScopeResolver idempotencyScopeResolver(ListableBeanFactory beans,
+            ObjectProvider<EntryPointCaller> entryPoints) {
+        return new PrincipalScopeResolver(SecuredApplication.hasSecurityFilterChain(beans),
+                entryPoints.orderedStream().toList());
     }
 
 

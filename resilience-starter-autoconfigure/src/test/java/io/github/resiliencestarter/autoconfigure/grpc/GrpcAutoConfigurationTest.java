@@ -3,12 +3,16 @@ package io.github.resiliencestarter.autoconfigure.grpc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.resiliencestarter.autoconfigure.ResilienceAutoConfiguration;
+import io.github.resiliencestarter.autoconfigure.idempotent.IdempotencyAutoConfiguration;
 import io.github.resiliencestarter.autoconfigure.retry.RetryAutoConfiguration;
 import io.github.resiliencestarter.retry.RetryConfigRegistry;
 import io.github.resiliencestarter.spring.grpc.DeadlineClientInterceptor;
+import io.github.resiliencestarter.spring.grpc.GrpcCallerScope;
 import io.github.resiliencestarter.spring.grpc.GrpcContextPropagator;
+import io.github.resiliencestarter.spring.grpc.GrpcPrincipal;
 import io.github.resiliencestarter.spring.grpc.GrpcRetryRules;
 import io.github.resiliencestarter.spring.grpc.TraceContextServerInterceptor;
+import io.github.resiliencestarter.spring.idempotent.IdempotencyScopeResolver;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
 import org.junit.jupiter.api.Test;
@@ -71,5 +75,17 @@ class GrpcAutoConfigurationTest {
                     assertThat(context.findAnnotationOnBean("traceContextServerInterceptor",
                             GlobalServerInterceptor.class)).isNull();
                 });
+    }
+
+    @Test
+    void aGrpcPrincipalOfTheApplicationScopesKeysAndWithoutOneNothingIsAdded() {
+        ApplicationContextRunner withIdempotency = runner.withConfiguration(AutoConfigurations.of(
+                IdempotencyAutoConfiguration.class));
+        withIdempotency.withBean(GrpcPrincipal.class, () -> call -> "alice").run(context -> {
+            assertThat(context).hasSingleBean(GrpcCallerScope.class);
+            assertThat(context.getBean(IdempotencyScopeResolver.class).currentScope())
+                    .as("outside a gRPC call the principal is not asked").isEmpty();
+        });
+        withIdempotency.run(context -> assertThat(context).doesNotHaveBean(GrpcCallerScope.class));
     }
 }

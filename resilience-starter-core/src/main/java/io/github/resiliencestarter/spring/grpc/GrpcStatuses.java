@@ -4,6 +4,7 @@ import io.github.resiliencestarter.circuit.CircuitRefusal;
 import io.github.resiliencestarter.idempotent.IdempotencyInProgressException;
 import io.github.resiliencestarter.idempotent.IdempotencyKeyException;
 import io.github.resiliencestarter.idempotent.IdempotencyKeyReusedException;
+import io.github.resiliencestarter.idempotent.IdempotencyScopeException;
 import io.github.resiliencestarter.idempotent.IdempotencyStoreException;
 import io.github.resiliencestarter.timeout.ResilienceTimeoutException;
 import io.github.resiliencestarter.timeout.TimeoutRejectedException;
@@ -41,6 +42,11 @@ public final class GrpcStatuses {
         }
         if (error instanceof IdempotencyKeyException) {
             return Status.INVALID_ARGUMENT.withDescription(error.getMessage());
+        }
+        if (error instanceof IdempotencyScopeException) {
+            // the call reached a keyed method without a caller the application can name
+            return Status.UNAUTHENTICATED.withDescription("The caller's identity could not be determined; the "
+                    + "request was not executed");
         }
         if (error instanceof IdempotencyStoreException || error instanceof CircuitRefusal) {
             return Status.UNAVAILABLE.withDescription("A dependency of this service is unavailable; the request was "

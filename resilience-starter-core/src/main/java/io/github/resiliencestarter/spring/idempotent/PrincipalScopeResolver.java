@@ -4,6 +4,7 @@ import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.idempotent.IdempotencyScopeException;
 import io.github.resiliencestarter.spring.webflux.ReactiveRequest;
 import java.security.Principal;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.springframework.security.authentication.AnonymousAuthenticationToken;
 import org.springframework.security.core.Authentication;
@@ -15,7 +16,8 @@ import org.springframework.web.context.request.RequestContextHolder;
 import org.springframework.web.context.request.ServletRequestAttributes;
 
 /**
- * Scopes keys by the authenticated principal: the caller the request resolved once
+ * Scopes keys by the authenticated principal: the caller an entry point knows for the running call
+ * ({@link EntryPointCaller}, such as a gRPC call's principal), else the caller the request resolved once
  * authentication ran, which its trace context carries to every thread the call reaches (see
  * {@code CallerScopeFilter} and {@code CallerScopeWebFilter}), when it names one; else Spring
  * Security's authentication on the running thread, else the reactive or servlet request's
@@ -47,6 +49,8 @@ public class PrincipalScopeResolver implements IdempotencyScopeResolver {
 
     private final boolean securedApplication;
 
+    private final List<EntryPointCaller> entryPoints;
+
     /** A resolver for an application without a security filter chain: an unknown caller is anonymous. */
     public PrincipalScopeResolver() {
         this(false);
@@ -59,11 +63,30 @@ public class PrincipalScopeResolver implements IdempotencyScopeResolver {
      *     Security filter chain exists): then a call whose caller cannot be resolved fails closed
      */
     public PrincipalScopeResolver(boolean securedApplication) {
+        this(securedApplication, List.of());
+    }
+
+    /**
+     * Creates the resolver.
+     *
+     * @param securedApplication whether the application authenticates its callers (a Spring
+     *     Security filter chain exists): then a call whose caller cannot be resolved fails closed
+     * @param entryPoints callers entry points know beyond the thread's holders (a gRPC call's
+     *     principal), asked first
+     */
+    public PrincipalScopeResolver(boolean securedApplication, List<EntryPointCaller> entryPoints) {
         this.securedApplication = securedApplication;
+        this.entryPoints = List.copyOf(entryPoints);
     }
 
     @Override
     public String currentScope() {
+        for (EntryPointCaller entryPoint : entryPoints) {
+            String scope = entryPoint.scope();
+            if (scope != null) {
+                return scope;
+            }
+        }
         String carried = TraceContextHolder.current().callerScope();
         if (carried != null && !carried.isEmpty()) {
             return carried;

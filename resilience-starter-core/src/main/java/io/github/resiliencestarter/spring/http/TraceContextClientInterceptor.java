@@ -3,7 +3,6 @@ package io.github.resiliencestarter.spring.http;
 import io.github.resiliencestarter.context.Deadline;
 import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
-import io.github.resiliencestarter.core.InvalidSettingException;
 import io.github.resiliencestarter.timeout.ConnectTimeoutException;
 import io.github.resiliencestarter.timeout.DeadlineExceededException;
 import io.github.resiliencestarter.timeout.ReadTimeoutException;
@@ -35,9 +34,6 @@ import org.springframework.http.client.ClientHttpResponse;
  */
 public class TraceContextClientInterceptor implements ClientHttpRequestInterceptor {
 
-    /** Default time kept back from the budget sent downstream, for the network and the answer. */
-    public static final Duration DEFAULT_BUDGET_MARGIN = Duration.ofMillis(20);
-
     private static final int GATEWAY_TIMEOUT = 504;
 
     private final long marginMillis;
@@ -52,10 +48,7 @@ public class TraceContextClientInterceptor implements ClientHttpRequestIntercept
      *     send headers
      */
     public TraceContextClientInterceptor(Duration budgetMargin, @Nullable TimeoutRuntime runtime) {
-        if (budgetMargin.isNegative()) {
-            throw new InvalidSettingException("budgetMargin", "must not be negative", budgetMargin);
-        }
-        this.marginMillis = budgetMargin.toMillis();
+        this.marginMillis = OutboundHeaders.checkedMargin(budgetMargin).toMillis();
         this.runtime = runtime;
     }
 

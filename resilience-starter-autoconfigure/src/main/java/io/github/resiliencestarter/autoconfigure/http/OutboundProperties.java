@@ -1,7 +1,7 @@
 package io.github.resiliencestarter.autoconfigure.http;
 
 import io.github.resiliencestarter.autoconfigure.PropertyChecks;
-import io.github.resiliencestarter.spring.http.OutboundHeaders;
+import io.github.resiliencestarter.context.BudgetMargin;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.Errors;
@@ -15,7 +15,7 @@ public class OutboundProperties implements Validator {
     private boolean enabled = true;
 
     /** Time kept back from the budget sent downstream; a request is not sent when no more than this is left. */
-    private Duration budgetMargin = OutboundHeaders.DEFAULT_BUDGET_MARGIN;
+    private Duration budgetMargin = BudgetMargin.DEFAULT;
 
     public boolean isEnabled() {
         return enabled;
@@ -40,6 +40,6 @@ public class OutboundProperties implements Validator {
 
     @Override
     public void validate(Object target, Errors errors) {
-        PropertyChecks.reportingTo(errors).check("", () -> OutboundHeaders.checkedMargin(budgetMargin));
+        PropertyChecks.reportingTo(errors).check("", () -> BudgetMargin.checked(budgetMargin));
     }
 }

@@ -1,9 +1,9 @@
 package io.github.resiliencestarter.spring.grpc;
 
+import io.github.resiliencestarter.context.BudgetMargin;
 import io.github.resiliencestarter.context.Deadline;
 import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
-import io.github.resiliencestarter.spring.http.OutboundHeaders;
 import io.github.resiliencestarter.timeout.DeadlineExceededException;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
@@ -32,7 +32,7 @@ public class DeadlineClientInterceptor implements ClientInterceptor {
      * @param margin time kept back from the budget a call may use
      */
     public DeadlineClientInterceptor(Duration margin) {
-        this.marginNanos = OutboundHeaders.checkedMargin(margin).toNanos();
+        this.marginNanos = BudgetMargin.checked(margin).toNanos();
     }
 
     @Override

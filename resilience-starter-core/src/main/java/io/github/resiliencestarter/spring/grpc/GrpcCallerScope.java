@@ -1,7 +1,7 @@
 package io.github.resiliencestarter.spring.grpc;
 
+import io.github.resiliencestarter.idempotent.EntryPointCaller;
 import io.github.resiliencestarter.idempotent.IdempotencyScopeException;
-import io.github.resiliencestarter.spring.idempotent.EntryPointCaller;
 import io.grpc.Context;
 import org.jspecify.annotations.Nullable;
 

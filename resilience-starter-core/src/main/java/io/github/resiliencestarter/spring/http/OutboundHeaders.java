@@ -3,9 +3,7 @@ package io.github.resiliencestarter.spring.http;
 import io.github.resiliencestarter.context.Deadline;
 import io.github.resiliencestarter.context.ResilienceHeaders;
 import io.github.resiliencestarter.context.TraceContext;
-import io.github.resiliencestarter.core.InvalidSettingException;
 import io.github.resiliencestarter.timeout.DeadlineExceededException;
-import java.time.Duration;
 import java.util.function.BiConsumer;
 import java.util.function.Predicate;
 
@@ -16,24 +14,7 @@ import java.util.function.Predicate;
  */
 public final class OutboundHeaders {
 
-    /** Default time kept back from the budget sent downstream, for the network and the answer. */
-    public static final Duration DEFAULT_BUDGET_MARGIN = Duration.ofMillis(20);
-
     private OutboundHeaders() {
-    }
-
-    /**
-     * The margin every outbound adapter keeps back, checked.
-     *
-     * @param budgetMargin time kept back from the budget sent downstream
-     * @return the margin
-     * @throws InvalidSettingException when it is negative
-     */
-    public static Duration checkedMargin(Duration budgetMargin) {
-        if (budgetMargin.isNegative()) {
-            throw new InvalidSettingException("budgetMargin", "must not be negative", budgetMargin);
-        }
-        return budgetMargin;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.github.resiliencestarter.spring.http;
 
+import io.github.resiliencestarter.context.BudgetMargin;
 import io.github.resiliencestarter.context.Deadline;
 import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
@@ -48,7 +49,7 @@ public class TraceContextClientInterceptor implements ClientHttpRequestIntercept
      *     send headers
      */
     public TraceContextClientInterceptor(Duration budgetMargin, @Nullable TimeoutRuntime runtime) {
-        this.marginMillis = OutboundHeaders.checkedMargin(budgetMargin).toMillis();
+        this.marginMillis = BudgetMargin.checked(budgetMargin).toMillis();
         this.runtime = runtime;
     }
 

@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.spring.idempotent;
 
 import io.github.resiliencestarter.context.TraceContextHolder;
+import io.github.resiliencestarter.idempotent.EntryPointCaller;
 import io.github.resiliencestarter.idempotent.IdempotencyScopeException;
 import io.github.resiliencestarter.spring.webflux.ReactiveRequest;
 import java.security.Principal;

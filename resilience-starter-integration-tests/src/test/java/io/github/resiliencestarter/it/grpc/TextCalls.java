@@ -8,7 +8,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
 /** Unary gRPC methods of text in, text out: a real gRPC service without generated code. */
-final class TextCalls {
+public final class TextCalls {
 
     private static final MethodDescriptor.Marshaller<String> TEXT = new MethodDescriptor.Marshaller<>() {
         @Override
@@ -36,7 +36,7 @@ final class TextCalls {
      * @param name the method name
      * @return its descriptor
      */
-    static MethodDescriptor<String, String> unary(String service, String name) {
+    public static MethodDescriptor<String, String> unary(String service, String name) {
         return MethodDescriptor.<String, String>newBuilder().setType(MethodDescriptor.MethodType.UNARY)
                 .setFullMethodName(MethodDescriptor.generateFullMethodName(service, name))
                 .setRequestMarshaller(TEXT).setResponseMarshaller(TEXT).build();

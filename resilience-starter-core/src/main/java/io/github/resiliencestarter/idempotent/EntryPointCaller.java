@@ -1,11 +1,11 @@
-package io.github.resiliencestarter.spring.idempotent;
+package io.github.resiliencestarter.idempotent;
 
 import org.jspecify.annotations.Nullable;
 
 /**
  * The caller of the running call as an entry point knows it where the thread's holders do not: a
  * gRPC call authenticated by the application's own {@code ServerInterceptor} keeps its principal in
- * the call's {@code Context}, never in Spring Security's holder. {@link PrincipalScopeResolver}
+ * the call's {@code Context}, never in Spring Security's holder. The web layer's scope resolver
  * asks these first.
  */
 @FunctionalInterface
@@ -16,7 +16,7 @@ public interface EntryPointCaller {
      *
      * @return {@code null} when the running call is not this entry point's; else the caller's
      *     scope (empty for an anonymous caller the application let through)
-     * @throws io.github.resiliencestarter.idempotent.IdempotencyScopeException when the call is this
+     * @throws IdempotencyScopeException when the call is this
      *     entry point's and its caller cannot be resolved: the call fails closed
      */
     @Nullable String scope();

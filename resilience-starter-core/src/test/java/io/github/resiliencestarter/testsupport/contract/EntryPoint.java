@@ -1,0 +1,38 @@
+package io.github.resiliencestarter.testsupport.contract;
+
+import java.util.Set;
+
+/**
+ * One way into an {@code @Idempotent} execution, driven as its clients drive it: an HTTP request
+ * with an {@code Idempotency-Key}, a gRPC call with {@code idempotency-key} metadata, a message whose
+ * id is the key. Behind it, the work is {@link ContractWork#perform}, under the entry point's
+ * {@link #name()}; in front of the starter, the entry point tells {@link ContractWork#arrived} of
+ * each request, so a test knows when duplicates have reached it.
+ */
+public interface EntryPoint {
+
+    /**
+     * The entry point's name: effects are counted under it.
+     *
+     * @return a short name, for example {@code webflux}
+     */
+    String name();
+
+    /**
+     * What this entry point has.
+     *
+     * @return its capabilities
+     */
+    Set<EntryPointCapability> capabilities();
+
+    /**
+     * Sends one keyed request and waits for what its client gets.
+     *
+     * @param caller the authenticated caller (ignored without {@link EntryPointCapability#CALLERS})
+     * @param key the idempotency key
+     * @param payload the request's payload, {@link ContractWork}'s directives included
+     * @return the answer; for an entry point without {@link EntryPointCapability#ANSWERS}, a 202
+     *     once the request was handed over
+     */
+    ContractAnswer send(String caller, String key, String payload);
+}

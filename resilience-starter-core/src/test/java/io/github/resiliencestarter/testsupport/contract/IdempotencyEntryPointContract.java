@@ -1,0 +1,177 @@
+package io.github.resiliencestarter.testsupport.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.resiliencestarter.idempotent.KeptAnswers;
+import io.github.resiliencestarter.testsupport.Eventually;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The {@code @Idempotent} contract, the same cases for every entry point a module drives: a module
+ * extends this class and names its entry points in {@link #entryPoints()}; an entry point added
+ * later gets every case by being added there. A case that needs what an entry point does not have
+ * (an answer to compare, callers, statuses) is not run for it, by its {@link EntryPointCapability}s.
+ * Effects are rows of {@link ContractWork#TABLE}, which has no unique key.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+public abstract class IdempotencyEntryPointContract {
+
+    /** Duplicates sent at once in the overlap case, besides the first. */
+    private static final int DUPLICATES = 3;
+
+    /**
+     * The entry points under test.
+     *
+     * @return each, driven against the running application
+     */
+    protected abstract List<EntryPoint> entryPoints();
+
+    Stream<EntryPoint> all() {
+        return entryPoints().stream();
+    }
+
+    Stream<EntryPoint> answering() {
+        return all().filter(entryPoint -> entryPoint.capabilities().contains(EntryPointCapability.ANSWERS));
+    }
+
+    Stream<EntryPoint> withStatuses() {
+        return all().filter(entryPoint -> entryPoint.capabilities().contains(EntryPointCapability.STATUSES));
+    }
+
+    Stream<EntryPoint> withCallers() {
+        return all().filter(entryPoint -> entryPoint.capabilities().contains(EntryPointCapability.CALLERS));
+    }
+
+    private static String key(EntryPoint entryPoint) {
+        return entryPoint.name() + "-" + UUID.randomUUID();
+    }
+
+    private static int effects(EntryPoint entryPoint, String key) {
+        return ContractWork.effects(entryPoint.name(), key);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("all")
+    void I5_aDuplicateAfterTheFirstCompletedTakesNoEffect(EntryPoint entryPoint) {
+        String key = key(entryPoint);
+
+        entryPoint.send("alice", key, "tea");
+        Eventually.waitUntil("the first effect", () -> effects(entryPoint, key) == 1);
+        entryPoint.send("alice", key, "tea");
+
+        Eventually.waitUntil("the duplicate handled", () -> ContractWork.arrivals(key) == 2);
+        assertThat(effects(entryPoint, key)).isEqualTo(1);
+    }
+
+    @ParameterizedTest(name = "{0}", allowZeroInvocations = true)
+    @MethodSource("answering")
+    void IP5_aDuplicateGetsTheFirstAnswerByteForByteMarkedAsAReplay(EntryPoint entryPoint) {
+        String key = key(entryPoint);
+
+        ContractAnswer first = entryPoint.send("alice", key, "rice");
+        ContractAnswer duplicate = entryPoint.send("alice", key, "rice");
+
+        assertThat(first.replayed()).isFalse();
+        assertThat(duplicate.replayed()).isTrue();
+        assertThat(duplicate.status()).isEqualTo(first.status());
+        assertThat(duplicate.body()).isEqualTo(first.body());
+        assertThat(duplicate.headers()).isEqualTo(first.headers());
+        assertThat(effects(entryPoint, key)).isEqualTo(1);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("all")
+    void aDuplicateAfterATransientFailureRunsAgainAndTakesEffectOnce(EntryPoint entryPoint) {
+        String key = key(entryPoint);
+
+        entryPoint.send("alice", key, "salt " + ContractWork.FAIL_ONCE);
+        // an entry point with answers: the client retries; a message: the broker redelivers by itself
+        if (entryPoint.capabilities().contains(EntryPointCapability.ANSWERS)) {
+            entryPoint.send("alice", key, "salt " + ContractWork.FAIL_ONCE);
+        }
+
+        Eventually.waitUntil("the retry's effect", () -> effects(entryPoint, key) == 1);
+        entryPoint.send("alice", key, "salt " + ContractWork.FAIL_ONCE);
+        Eventually.waitUntil("the last duplicate handled", () -> ContractWork.arrivals(key) >= 3);
+        assertThat(effects(entryPoint, key)).isEqualTo(1);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("all")
+    void I3_concurrentDuplicatesThatArriveWhileTheFirstRunsTakeNoEffect(EntryPoint entryPoint) throws Exception {
+        String key = key(entryPoint);
+        String payload = "oil " + ContractWork.HOLD;
+        // a client thread per request: a shared pool of one thread (two cores) would send them one by one
+        ExecutorService clients = Executors.newFixedThreadPool(1 + DUPLICATES);
+        try {
+            overlap(entryPoint, key, payload, clients);
+        } finally {
+            clients.shutdownNow();
+        }
+    }
+
+    private static void overlap(EntryPoint entryPoint, String key, String payload, ExecutorService clients)
+            throws Exception {
+        List<CompletableFuture<ContractAnswer>> calls = new ArrayList<>();
+        calls.add(CompletableFuture.supplyAsync(() -> entryPoint.send("alice", key, payload), clients));
+        Eventually.waitUntil("the first execution holding", () -> ContractWork.holding(key));
+        for (int i = 0; i < DUPLICATES; i++) {
+            calls.add(CompletableFuture.supplyAsync(() -> entryPoint.send("alice", key, payload), clients));
+        }
+        // real overlap: every duplicate reached the entry point while the first still runs
+        Eventually.waitUntil("every duplicate arrived", () -> ContractWork.arrivals(key) == 1 + DUPLICATES);
+        assertThat(effects(entryPoint, key)).isEqualTo(1);
+
+        ContractWork.release(key);
+        for (CompletableFuture<ContractAnswer> call : calls) {
+            ContractAnswer answer = call.get(Eventually.GENEROUSLY.toSeconds(), TimeUnit.SECONDS);
+            // a duplicate waits for the first answer, or hears it is still in progress (409)
+            assertThat(answer.status()).isIn(201, 202, 409);
+        }
+        assertThat(effects(entryPoint, key)).isEqualTo(1);
+    }
+
+    @ParameterizedTest(name = "{0}", allowZeroInvocations = true)
+    @MethodSource("withStatuses")
+    void IP5_theAnswersTheKeyKeepsAreReplayedAndTheOthersReleaseIt(EntryPoint entryPoint) {
+        for (int status : new int[] {201, 404, 422, 401, 403, 408, 409, 425, 429, 500, 503}) {
+            String key = key(entryPoint);
+            String payload = "jam answer-" + status;
+
+            ContractAnswer first = entryPoint.send("alice", key, payload);
+            ContractAnswer retry = entryPoint.send("alice", key, payload);
+
+            assertThat(first.status()).as("the work's own %d", status).isEqualTo(status);
+            if (KeptAnswers.keeps(status)) {
+                assertThat(retry.replayed()).as("%d kept", status).isTrue();
+                assertThat(effects(entryPoint, key)).as("%d kept", status).isEqualTo(1);
+            } else {
+                assertThat(retry.replayed()).as("%d released", status).isFalse();
+                assertThat(effects(entryPoint, key)).as("%d released", status).isEqualTo(2);
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}", allowZeroInvocations = true)
+    @MethodSource("withCallers")
+    void IP5_aKeySentByAnotherCallerIsTheirsAndNeverReplaysTheFirstCallersAnswer(EntryPoint entryPoint) {
+        String key = key(entryPoint);
+
+        ContractAnswer alice = entryPoint.send("alice", key, "bread");
+        ContractAnswer bob = entryPoint.send("bob", key, "bread");
+
+        assertThat(bob.replayed()).isFalse();
+        assertThat(bob.body()).isNotEqualTo(alice.body());
+        assertThat(effects(entryPoint, key)).as("each caller's own execution").isEqualTo(2);
+    }
+}

@@ -7,6 +7,7 @@ import io.github.resiliencestarter.core.Causes;
 import io.github.resiliencestarter.core.InvalidSettingException;
 import io.github.resiliencestarter.idempotent.IdempotencyConfig;
 import io.github.resiliencestarter.idempotent.IdempotencyKeyException;
+import io.github.resiliencestarter.idempotent.IdempotencyKeys;
 import io.github.resiliencestarter.idempotent.IdempotentCall;
 import io.github.resiliencestarter.idempotent.IdempotentExecutor;
 import io.github.resiliencestarter.idempotent.IdempotentPayloadTooLargeException;
@@ -160,9 +161,10 @@ public class IdempotencyKeyGatewayFilterFactory
         return Mono.fromFuture(() -> {
             try (TraceScope scope = TraceContextHolder.open(context)) {
                 IdempotentCall call = IdempotentCall.builder(name, defaults).key(key).scope(scopes.currentScope())
+                        // the body's digest, not the body: no encoded copy of up to max-request-bytes
                         .fingerprintOf(List.of(String.valueOf(request.getMethod()), request.getURI().getRawPath()
                                 + (request.getURI().getRawQuery() == null ? "" : "?" + request.getURI().getRawQuery()),
-                                body))
+                                IdempotencyKeys.sha256(body)))
                         .returnType(GatewayAnswer.class).build();
                 CompletableFuture<IdempotentResult<GatewayAnswer>> result = executor.get().executeAsync(call,
                         () -> forward(chain, forwarded, recording, reactor), markReplayed);

@@ -1,6 +1,8 @@
 package io.github.resiliencestarter.testsupport.contract;
 
+import java.time.Duration;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One way into an {@code @Idempotent} execution, driven as its clients drive it: an HTTP request
@@ -26,7 +28,7 @@ public interface EntryPoint {
     Set<EntryPointCapability> capabilities();
 
     /**
-     * Sends one keyed request and waits for what its client gets.
+     * Sends one keyed request without a deadline and waits for what its client gets.
      *
      * @param caller the authenticated caller (ignored without {@link EntryPointCapability#CALLERS})
      * @param key the idempotency key
@@ -34,5 +36,19 @@ public interface EntryPoint {
      * @return the answer; for an entry point without {@link EntryPointCapability#ANSWERS}, a 202
      *     once the request was handed over
      */
-    ContractAnswer send(String caller, String key, String payload);
+    default ContractAnswer send(String caller, String key, String payload) {
+        return send(caller, key, payload, null);
+    }
+
+    /**
+     * Sends one keyed request under a caller's deadline and waits for what its client gets.
+     *
+     * @param caller the authenticated caller (ignored without {@link EntryPointCapability#CALLERS})
+     * @param key the idempotency key
+     * @param payload the request's payload
+     * @param budget the caller's deadline, as the entry point carries one in (ignored without
+     *     {@link EntryPointCapability#DEADLINES}); {@code null} for none
+     * @return the answer, as {@link #send(String, String, String)} says
+     */
+    ContractAnswer send(String caller, String key, String payload, @Nullable Duration budget);
 }

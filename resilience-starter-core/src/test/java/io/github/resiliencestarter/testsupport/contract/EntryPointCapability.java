@@ -9,9 +9,15 @@ public enum EntryPointCapability {
     /** An answer carries an HTTP status the work chooses (servlet, WebFlux, gateway). */
     STATUSES,
 
+    /** A request carries its caller's deadline in (an HTTP budget header, a gRPC deadline). */
+    DEADLINES,
+
     /** Callers are authenticated and a key belongs to its caller. */
     CALLERS,
 
-    /** The entry point buffers a keyed request's body itself, up to a limit (413 beyond). */
+    /**
+     * The entry point buffers a keyed request's body itself, up to a limit below
+     * {@link IdempotencyEntryPointContract#OVERSIZED_BYTES} (413 beyond).
+     */
     BODY_LIMIT
 }

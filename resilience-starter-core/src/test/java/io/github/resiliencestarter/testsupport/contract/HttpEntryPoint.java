@@ -1,5 +1,6 @@
 package io.github.resiliencestarter.testsupport.contract;
 
+import io.github.resiliencestarter.context.ResilienceHeaders;
 import io.github.resiliencestarter.testsupport.Eventually;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An HTTP entry point as a client drives it: a {@code POST} with the payload as its body, the key
@@ -58,8 +60,12 @@ public final class HttpEntryPoint implements EntryPoint {
     }
 
     @Override
-    public ContractAnswer send(String caller, String key, String payload) {
-        HttpRequest request = HttpRequest.newBuilder(target).timeout(Eventually.GENEROUSLY.plusSeconds(10))
+    public ContractAnswer send(String caller, String key, String payload, @Nullable Duration budget) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(target);
+        if (budget != null) {
+            builder.header(ResilienceHeaders.TIMEOUT_BUDGET_MS, Long.toString(budget.toMillis()));
+        }
+        HttpRequest request = builder.timeout(Eventually.GENEROUSLY.plusSeconds(10))
                 .header("Content-Type", "text/plain").header("Idempotency-Key", key)
                 .header("Authorization", "Basic " + Base64.getEncoder().encodeToString((caller + ":" + PASSWORD)
                         .getBytes(StandardCharsets.UTF_8)))

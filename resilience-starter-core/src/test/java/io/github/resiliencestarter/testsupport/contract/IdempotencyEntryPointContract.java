@@ -2,8 +2,10 @@ package io.github.resiliencestarter.testsupport.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.resiliencestarter.context.Deadline;
 import io.github.resiliencestarter.idempotent.KeptAnswers;
 import io.github.resiliencestarter.testsupport.Eventually;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -29,6 +31,9 @@ public abstract class IdempotencyEntryPointContract {
     /** Duplicates sent at once in the overlap case, besides the first. */
     private static final int DUPLICATES = 3;
 
+    /** A body larger than the limit of every {@link EntryPointCapability#BODY_LIMIT} entry point under test. */
+    public static final int OVERSIZED_BYTES = 256 * 1024;
+
     /**
      * The entry points under test.
      *
@@ -46,6 +51,14 @@ public abstract class IdempotencyEntryPointContract {
 
     Stream<EntryPoint> withStatuses() {
         return all().filter(entryPoint -> entryPoint.capabilities().contains(EntryPointCapability.STATUSES));
+    }
+
+    Stream<EntryPoint> withBodyLimit() {
+        return all().filter(entryPoint -> entryPoint.capabilities().contains(EntryPointCapability.BODY_LIMIT));
+    }
+
+    Stream<EntryPoint> withDeadlines() {
+        return all().filter(entryPoint -> entryPoint.capabilities().contains(EntryPointCapability.DEADLINES));
     }
 
     Stream<EntryPoint> withCallers() {
@@ -173,5 +186,45 @@ public abstract class IdempotencyEntryPointContract {
         assertThat(bob.replayed()).isFalse();
         assertThat(bob.body()).isNotEqualTo(alice.body());
         assertThat(effects(entryPoint, key)).as("each caller's own execution").isEqualTo(2);
+    }
+
+    @ParameterizedTest(name = "{0}", allowZeroInvocations = true)
+    @MethodSource("withBodyLimit")
+    void aKeyedBodyOverTheLimitIsA413AndReachesNoWork(EntryPoint entryPoint) {
+        String key = key(entryPoint);
+
+        ContractAnswer refused = entryPoint.send("alice", key, "x".repeat(OVERSIZED_BYTES));
+
+        assertThat(refused.status()).isEqualTo(413);
+        assertThat(new String(refused.body(), java.nio.charset.StandardCharsets.UTF_8))
+                .contains("too-large").doesNotContain("Exception");
+        assertThat(effects(entryPoint, key)).isZero();
+    }
+
+    @ParameterizedTest(name = "{0}", allowZeroInvocations = true)
+    @MethodSource("withDeadlines")
+    void I6_aDuplicateAfterTheFirstCallersDeadlinePassedTakesNoEffect(EntryPoint entryPoint) throws Exception {
+        String key = key(entryPoint);
+        String payload = "milk " + ContractWork.HOLD;
+        Duration budget = Duration.ofMillis(500);
+        ExecutorService clients = Executors.newFixedThreadPool(2);
+        try {
+            CompletableFuture<ContractAnswer> first = CompletableFuture.supplyAsync(
+                    () -> entryPoint.send("alice", key, payload, budget), clients);
+            Eventually.waitUntil("the first execution holding", () -> ContractWork.holding(key));
+            // the server's deadline began before the work held: it is past once this one is
+            Deadline past = Deadline.after(budget);
+            Eventually.waitUntil("the first caller's deadline past", past::isExpired);
+            CompletableFuture<ContractAnswer> duplicate = CompletableFuture.supplyAsync(
+                    () -> entryPoint.send("alice", key, payload), clients);
+            Eventually.waitUntil("the duplicate arrived", () -> ContractWork.arrivals(key) == 2);
+            ContractWork.release(key);
+            first.get(Eventually.GENEROUSLY.toSeconds(), TimeUnit.SECONDS);
+            duplicate.get(Eventually.GENEROUSLY.toSeconds(), TimeUnit.SECONDS);
+        } finally {
+            clients.shutdownNow();
+        }
+
+        assertThat(effects(entryPoint, key)).as("the work ran once, though its caller gave up").isEqualTo(1);
     }
 }

@@ -2,10 +2,12 @@ package io.github.resiliencestarter.testsupport.contract;
 
 import io.github.resiliencestarter.testsupport.Eventually;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiConsumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A message listener entry point as a producer drives it: the key is the message's id, the payload
@@ -40,7 +42,7 @@ public final class MessageEntryPoint implements EntryPoint {
     }
 
     @Override
-    public ContractAnswer send(String caller, String key, String payload) {
+    public ContractAnswer send(String caller, String key, String payload, @Nullable Duration budget) {
         int before = ContractWork.handledCount(key);
         publish.accept(key, payload);
         Eventually.waitUntil("a delivery of " + key + " handled", () -> ContractWork.handledCount(key) > before);

@@ -14,17 +14,20 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.MetadataUtils;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The gRPC entry point as a client drives it: a unary call with the key in {@code idempotency-key}
  * metadata and the caller's HTTP Basic credentials in {@code authorization}. Its statuses read as
- * HTTP's: {@code OK} 201 (the work's own), {@code ABORTED} 409, {@code UNAVAILABLE} 503.
+ * HTTP's: {@code OK} 201 (the work's own), {@code ABORTED} 409, {@code UNAVAILABLE} 503,
+ * {@code DEADLINE_EXCEEDED} 504.
  */
 final class GrpcEntryPoint implements EntryPoint {
 
@@ -49,11 +52,11 @@ final class GrpcEntryPoint implements EntryPoint {
 
     @Override
     public Set<EntryPointCapability> capabilities() {
-        return EnumSet.of(EntryPointCapability.ANSWERS, EntryPointCapability.CALLERS);
+        return EnumSet.of(EntryPointCapability.ANSWERS, EntryPointCapability.CALLERS, EntryPointCapability.DEADLINES);
     }
 
     @Override
-    public ContractAnswer send(String caller, String key, String payload) {
+    public ContractAnswer send(String caller, String key, String payload, @Nullable Duration budget) {
         Metadata headers = new Metadata();
         headers.put(KEY, key);
         headers.put(AUTHORIZATION, "Basic " + Base64.getEncoder().encodeToString((caller + ":"
@@ -64,14 +67,16 @@ final class GrpcEntryPoint implements EntryPoint {
             String answer = ClientCalls.blockingUnaryCall(ClientInterceptors.intercept(channel,
                     MetadataUtils.newAttachHeadersInterceptor(headers),
                     MetadataUtils.newCaptureMetadataInterceptor(answerHeaders, trailers)), ServletEntryPointsApplication.PERFORM,
-                    CallOptions.DEFAULT.withDeadlineAfter(Eventually.GENEROUSLY.toSeconds() + 10, TimeUnit.SECONDS),
+                    CallOptions.DEFAULT.withDeadlineAfter(budget != null ? budget.toMillis()
+                            : Eventually.GENEROUSLY.plusSeconds(10).toMillis(), TimeUnit.MILLISECONDS),
                     payload);
             Metadata received = answerHeaders.get();
             boolean replayed = received != null && "true".equals(received.get(REPLAYED));
             return new ContractAnswer(201, answer.getBytes(StandardCharsets.UTF_8), Map.of(), replayed);
         } catch (StatusRuntimeException failure) {
             Status.Code code = failure.getStatus().getCode();
-            int status = code == Status.Code.ABORTED ? 409 : code == Status.Code.UNAVAILABLE ? 503 : 500;
+            int status = code == Status.Code.ABORTED ? 409 : code == Status.Code.UNAVAILABLE ? 503
+                    : code == Status.Code.DEADLINE_EXCEEDED ? 504 : 500;
             return new ContractAnswer(status, new byte[0], Map.of(), false);
         }
     }

@@ -73,7 +73,8 @@ class ServletEntryPointContractTest extends IdempotencyEntryPointContract {
     @Override
     protected List<EntryPoint> entryPoints() {
         return List.of(new HttpEntryPoint("servlet", URI.create("http://127.0.0.1:" + port + "/contract"),
-                EnumSet.of(EntryPointCapability.ANSWERS, EntryPointCapability.STATUSES, EntryPointCapability.CALLERS)),
+                EnumSet.of(EntryPointCapability.ANSWERS, EntryPointCapability.STATUSES, EntryPointCapability.CALLERS,
+                        EntryPointCapability.DEADLINES)),
                 new GrpcEntryPoint(channel));
     }
 }

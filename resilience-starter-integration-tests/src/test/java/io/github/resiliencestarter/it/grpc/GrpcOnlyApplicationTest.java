@@ -2,7 +2,7 @@ package io.github.resiliencestarter.it.grpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.resiliencestarter.it.grpc.only.GrpcOnlyApplication;
+import io.github.resiliencestarter.it.grpconly.GrpcOnlyApplication;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

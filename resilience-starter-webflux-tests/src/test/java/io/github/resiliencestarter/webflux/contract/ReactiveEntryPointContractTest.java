@@ -16,7 +16,8 @@ import org.springframework.test.context.DynamicPropertySource;
 /** The {@code @Idempotent} contract on a WebFlux handler and on a gateway route, on the Redis store. */
 @SpringBootTest(classes = ReactiveEntryPointsApplication.class,
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {"spring.main.web-application-type=reactive", "resilience.idempotent.store=redis"})
+        properties = {"spring.main.web-application-type=reactive", "resilience.idempotent.store=redis",
+            "resilience.idempotent.max-request-bytes=65536"})
 class ReactiveEntryPointContractTest extends IdempotencyEntryPointContract {
 
     @LocalServerPort
@@ -36,7 +37,7 @@ class ReactiveEntryPointContractTest extends IdempotencyEntryPointContract {
     @Override
     protected List<EntryPoint> entryPoints() {
         EnumSet<EntryPointCapability> http = EnumSet.of(EntryPointCapability.ANSWERS, EntryPointCapability.STATUSES,
-                EntryPointCapability.CALLERS);
+                EntryPointCapability.CALLERS, EntryPointCapability.DEADLINES);
         EnumSet<EntryPointCapability> gateway = EnumSet.copyOf(http);
         gateway.add(EntryPointCapability.BODY_LIMIT);
         return List.of(new HttpEntryPoint("webflux", URI.create("http://127.0.0.1:" + port + "/contract"), http),

@@ -1,4 +1,4 @@
-package io.github.resiliencestarter.it.grpc.only;
+package io.github.resiliencestarter.it.grpconly;
 
 import io.github.resiliencestarter.annotation.Idempotent;
 import io.github.resiliencestarter.annotation.Timeout;

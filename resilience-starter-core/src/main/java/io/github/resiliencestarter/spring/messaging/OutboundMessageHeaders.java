@@ -9,6 +9,7 @@ import java.util.Collection;
 import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What every message sender adapter writes: the trace id always; the deadline, as an absolute
@@ -41,7 +42,7 @@ public final class OutboundMessageHeaders {
      * @param destinations the names it is sent to (an exchange and a routing key, a topic)
      * @return {@code true} for a request awaiting its reply or a message to a named destination
      */
-    public boolean carriesDeadline(boolean awaitsReply, String... destinations) {
+    public boolean carriesDeadline(boolean awaitsReply, @Nullable String... destinations) {
         if (awaitsReply) {
             return true;
         }

@@ -23,10 +23,10 @@ import org.springframework.amqp.core.AmqpAdmin;
 import org.springframework.amqp.core.Message;
 import org.springframework.amqp.core.MessageBuilder;
 import org.springframework.amqp.rabbit.core.RabbitTemplate;
-import org.springframework.amqp.rabbit.listener.MessageListenerContainer;
 import org.springframework.amqp.rabbit.listener.RabbitListenerEndpointRegistry;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.Lifecycle;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -199,7 +199,8 @@ class RabbitListenerTest {
     void anEventLeftInABacklogPastTheRequestsDeadlineIsConsumedWhenItsConsumerStarts() {
         String messageId = "backlog-" + run;
         Deadline request = Deadline.after(Duration.ofMillis(200));
-        MessageListenerContainer consumer = containers.getListenerContainer(RabbitConsumerApplication.BACKLOG);
+        // Lifecycle: the container's own type moved package in Spring AMQP 4.1
+        Lifecycle consumer = containers.getListenerContainer(RabbitConsumerApplication.BACKLOG);
         try (TraceScope scope = TraceContextHolder.open(TraceContext.empty().withTraceId("backlog-" + run)
                 .withDeadline(request))) {
             publish(RabbitConsumerApplication.BACKLOG, messageId, "backlog " + run);

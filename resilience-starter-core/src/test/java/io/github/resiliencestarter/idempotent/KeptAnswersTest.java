@@ -28,17 +28,17 @@ class KeptAnswersTest {
 
                 @Override
                 public int clientErrorStatus(Throwable failure) {
-                    return 0;
+                    return NONE.clientErrorStatus(failure);
                 }
 
                 @Override
                 public @Nullable String detailOf(Throwable failure) {
-                    return failure.getMessage();
+                    return NONE.detailOf(failure);
                 }
 
                 @Override
                 public Throwable rebuild(int status, String failureType, @Nullable String detail) {
-                    return new IllegalStateException(detail);
+                    return NONE.rebuild(status, failureType, detail);
                 }
             }).build();
 
@@ -63,6 +63,9 @@ class KeptAnswersTest {
         }
         for (int status : new int[] {401, 403, 408, 409, 425, 429, 500, 502, 503, 504, 0, 99, 600}) {
             assertThat(KeptAnswers.keeps(status)).as("%d", status).isFalse();
+        }
+        for (int status : KeptAnswers.RELEASING_CLIENT_ERRORS) {
+            assertThat(KeptAnswers.keeps(status)).as("the listed %d", status).isFalse();
         }
         assertThat(KeptAnswers.keepsClientError(404)).isTrue();
         assertThat(KeptAnswers.keepsClientError(201)).as("a success is no client error").isFalse();

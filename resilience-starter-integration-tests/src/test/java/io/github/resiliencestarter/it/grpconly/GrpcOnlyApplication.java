@@ -2,6 +2,7 @@ package io.github.resiliencestarter.it.grpconly;
 
 import io.github.resiliencestarter.annotation.Idempotent;
 import io.github.resiliencestarter.annotation.Timeout;
+import io.github.resiliencestarter.it.grpc.TextCalls;
 import io.github.resiliencestarter.spring.grpc.GrpcPrincipal;
 import io.github.resiliencestarter.spring.grpc.TraceContextServerInterceptor;
 import io.grpc.CallOptions;
@@ -19,11 +20,6 @@ import io.grpc.stub.ClientCalls;
 import io.grpc.stub.MetadataUtils;
 import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.boot.WebApplicationType;
@@ -44,26 +40,7 @@ public class GrpcOnlyApplication {
     /** What the run prints when the duplicate was answered from the store and the method ran once. */
     public static final String PASSED = "grpc-only: ran once, replayed once";
 
-    private static final MethodDescriptor.Marshaller<String> TEXT = new MethodDescriptor.Marshaller<>() {
-        @Override
-        public InputStream stream(String value) {
-            return new ByteArrayInputStream(value.getBytes(StandardCharsets.UTF_8));
-        }
-
-        @Override
-        public String parse(InputStream stream) {
-            try {
-                return new String(stream.readAllBytes(), StandardCharsets.UTF_8);
-            } catch (IOException ex) {
-                throw new UncheckedIOException(ex);
-            }
-        }
-    };
-
-    private static final MethodDescriptor<String, String> PLACE = MethodDescriptor.<String, String>newBuilder()
-            .setType(MethodDescriptor.MethodType.UNARY)
-            .setFullMethodName(MethodDescriptor.generateFullMethodName("only.Orders", "Place"))
-            .setRequestMarshaller(TEXT).setResponseMarshaller(TEXT).build();
+    private static final MethodDescriptor<String, String> PLACE = TextCalls.unary("only.Orders", "Place");
 
     /** The service. */
     public static class Orders {

@@ -5,8 +5,10 @@ import io.github.resiliencestarter.circuit.internal.AttemptJudge;
 import io.github.resiliencestarter.circuit.internal.OpenCircuitGate;
 import io.github.resiliencestarter.circuit.internal.RecoveryRamp;
 import io.github.resiliencestarter.circuit.internal.Resilience4jBreakers;
+import io.github.resiliencestarter.context.CancelMark;
 import io.github.resiliencestarter.context.Deadline;
 import io.github.resiliencestarter.context.TimeSource;
+import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.core.Causes;
 import io.github.resiliencestarter.core.CheckedCallable;
@@ -121,8 +123,8 @@ public final class CircuitGuard {
         try {
             result = work.call();
         } catch (Throwable failure) {
-            throw failed(current, started, failure, TraceContextHolder.current().deadline(),
-                    Thread.currentThread().isInterrupted(), true);
+            TraceContext context = TraceContextHolder.current();
+            throw failed(current, started, failure, context.deadline(), stoppedHere(context.cancelMark()), true);
         }
         succeeded(current, started);
         return result;
@@ -144,13 +146,14 @@ public final class CircuitGuard {
         } catch (CircuitOpenException refused) {
             return CompletableFuture.failedFuture(refused);
         }
-        Deadline deadline = TraceContextHolder.current().deadline();
+        TraceContext context = TraceContextHolder.current();
+        Deadline deadline = context.deadline();
+        CancelMark mark = context.cancelMark();
         CompletableFuture<T> stage;
         try {
             stage = work.call().toCompletableFuture();
         } catch (Throwable failure) {
-            return CompletableFuture.failedFuture(
-                    failed(current, started, failure, deadline, Thread.currentThread().isInterrupted(), true));
+            return CompletableFuture.failedFuture(failed(current, started, failure, deadline, stoppedHere(mark), true));
         }
         CompletableFuture<T> result = new CompletableFuture<>();
         stage.whenComplete((value, failure) -> {
@@ -158,9 +161,10 @@ public final class CircuitGuard {
                 succeeded(current, started);
                 result.complete(value);
             } else {
-                // the completing thread is not the call's: its interrupt flag says nothing of this call
+                // a caller above cancelled this call's own future before its cancel reached the work
+                boolean stopped = result.isCancelled() || stoppedHere(mark);
                 result.completeExceptionally(
-                        failed(current, started, Causes.unwrapAsync(failure), deadline, false, true));
+                        failed(current, started, Causes.unwrapAsync(failure), deadline, stopped, true));
             }
         });
         return Stages.cancelling(result, stage);
@@ -180,9 +184,11 @@ public final class CircuitGuard {
         Engine current = engine;
         lastAcquired = time.nanoTime();
         long started = applyRamp ? admit(current) : permit(current);
-        Deadline deadline = TraceContextHolder.current().deadline();
+        TraceContext context = TraceContextHolder.current();
+        Deadline deadline = context.deadline();
+        CancelMark mark = context.cancelMark();
         return new CircuitPermit(() -> succeeded(current, started),
-                failure -> failed(current, started, failure, deadline, Thread.currentThread().isInterrupted(), false),
+                failure -> failed(current, started, failure, deadline, stoppedHere(mark), false),
                 () -> {
                     current.breaker.releasePermission();
                     notice(current);
@@ -390,10 +396,15 @@ public final class CircuitGuard {
                 : CircuitOutcome.SUCCESS);
     }
 
+    /** Whether someone on this side stopped the call, by the mark its context carries. */
+    private static boolean stoppedHere(@Nullable CancelMark mark) {
+        return mark != null && mark.isMarked();
+    }
+
     private Throwable failed(Engine current, long started, Throwable failure, @Nullable Deadline deadline,
-            boolean interrupted, boolean attachGate) {
+            boolean stoppedHere, boolean attachGate) {
         long elapsed = time.nanoTime() - started;
-        switch (AttemptJudge.judge(current.config, failure, elapsed, deadline, interrupted)) {
+        switch (AttemptJudge.judge(current.config, failure, elapsed, deadline, stoppedHere)) {
             case FAILURE -> {
                 current.breaker.onError(elapsed, TimeUnit.NANOSECONDS, failure);
                 observer.onCall(name, CircuitOutcome.FAILURE);

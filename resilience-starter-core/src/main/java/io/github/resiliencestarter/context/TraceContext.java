@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class TraceContext {
 
-    private static final TraceContext EMPTY = new TraceContext(null, null, null, 0, null, null, null);
+    private static final TraceContext EMPTY = new TraceContext(null, null, null, 0, null, null, null, null);
 
     private final @Nullable String traceId;
 
@@ -29,6 +29,9 @@ public final class TraceContext {
     /** The context whose attempts this one numbers ({@link #withAttempt}), or {@code null}. */
     private final @Nullable TraceContext attemptsOf;
 
+    /** How whoever stops this work marks it first ({@link #withCancelMark}), or {@code null}. */
+    private final @Nullable CancelMark cancelMark;
+
     /**
      * This context's first-attempt copy, made once: most calls succeed at once, so a retry's first
      * attempt reuses it instead of allocating. A racy cache of an immutable value (final fields).
@@ -38,8 +41,9 @@ public final class TraceContext {
 
     private TraceContext(@Nullable String traceId, @Nullable Deadline deadline,
             @Nullable IdempotentExecution idempotentExecution, int attempt, @Nullable FailedTargets failedTargets,
-            @Nullable String callerScope, @Nullable TraceContext attemptsOf) {
+            @Nullable String callerScope, @Nullable TraceContext attemptsOf, @Nullable CancelMark cancelMark) {
         this.attemptsOf = attemptsOf;
+        this.cancelMark = cancelMark;
         this.traceId = traceId;
         this.deadline = deadline;
         this.idempotentExecution = idempotentExecution;
@@ -111,7 +115,7 @@ public final class TraceContext {
      */
     public TraceContext withTraceId(String newTraceId) {
         return new TraceContext(newTraceId, deadline, idempotentExecution, attempt, failedTargets, callerScope,
-                attemptsOf);
+                attemptsOf, cancelMark);
     }
 
     /**
@@ -124,7 +128,7 @@ public final class TraceContext {
         Deadline effective = Deadline.earlierOf(deadline, newDeadline);
         return effective == deadline ? this
                 : new TraceContext(traceId, effective, idempotentExecution, attempt, failedTargets, callerScope,
-                        attemptsOf);
+                        attemptsOf, cancelMark);
     }
 
     /**
@@ -136,7 +140,7 @@ public final class TraceContext {
     public TraceContext withoutDeadline() {
         return deadline == null ? this
                 : new TraceContext(traceId, null, idempotentExecution, attempt, failedTargets, callerScope,
-                        attemptsOf);
+                        attemptsOf, cancelMark);
     }
 
     /**
@@ -146,7 +150,8 @@ public final class TraceContext {
      * @return the new snapshot
      */
     public TraceContext withIdempotentExecution(IdempotentExecution execution) {
-        return new TraceContext(traceId, deadline, execution, attempt, failedTargets, callerScope, attemptsOf);
+        return new TraceContext(traceId, deadline, execution, attempt, failedTargets, callerScope, attemptsOf,
+                cancelMark);
     }
 
     /**
@@ -161,12 +166,14 @@ public final class TraceContext {
         if (newAttempt == 1) {
             TraceContext first = firstAttempt;
             if (first == null) {
-                first = new TraceContext(traceId, deadline, idempotentExecution, 1, failedTargets, callerScope, this);
+                first = new TraceContext(traceId, deadline, idempotentExecution, 1, failedTargets, callerScope, this,
+                        cancelMark);
                 firstAttempt = first;
             }
             return first;
         }
-        return new TraceContext(traceId, deadline, idempotentExecution, newAttempt, failedTargets, callerScope, this);
+        return new TraceContext(traceId, deadline, idempotentExecution, newAttempt, failedTargets, callerScope, this,
+                cancelMark);
     }
 
     /**
@@ -177,7 +184,8 @@ public final class TraceContext {
      * @return the new snapshot, equal in every field
      */
     public TraceContext asRetriedCall() {
-        return new TraceContext(traceId, deadline, idempotentExecution, attempt, failedTargets, callerScope, attemptsOf);
+        return new TraceContext(traceId, deadline, idempotentExecution, attempt, failedTargets, callerScope,
+                attemptsOf, cancelMark);
     }
 
     /**
@@ -197,7 +205,8 @@ public final class TraceContext {
      * @return the new snapshot
      */
     public TraceContext withFailedTargets(FailedTargets targets) {
-        return new TraceContext(traceId, deadline, idempotentExecution, attempt, targets, callerScope, attemptsOf);
+        return new TraceContext(traceId, deadline, idempotentExecution, attempt, targets, callerScope, attemptsOf,
+                cancelMark);
     }
 
     /**
@@ -220,7 +229,8 @@ public final class TraceContext {
      */
     public TraceContext withCallerScope(String scope) {
         return scope.equals(callerScope) ? this
-                : new TraceContext(traceId, deadline, idempotentExecution, attempt, failedTargets, scope, attemptsOf);
+                : new TraceContext(traceId, deadline, idempotentExecution, attempt, failedTargets, scope, attemptsOf,
+                        cancelMark);
     }
 
     /**
@@ -232,6 +242,28 @@ public final class TraceContext {
      */
     public @Nullable TraceContext attemptsOf() {
         return attemptsOf;
+    }
+
+    /**
+     * How the work this context belongs to is marked when someone on this side stops it, or
+     * {@code null} when nothing that may stop it gave it a mark.
+     *
+     * @return the mark
+     */
+    public @Nullable CancelMark cancelMark() {
+        return cancelMark;
+    }
+
+    /**
+     * A copy whose work is stopped through {@code mark}: a hedged attempt's, an offloaded task's.
+     * Everything else, the attempt's place among its call's attempts included, stays.
+     *
+     * @param mark the work's mark
+     * @return the new snapshot
+     */
+    public TraceContext withCancelMark(CancelMark mark) {
+        return new TraceContext(traceId, deadline, idempotentExecution, attempt, failedTargets, callerScope, attemptsOf,
+                mark);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.timeout;
 
 import com.alibaba.ttl.TtlCallable;
+import io.github.resiliencestarter.context.CancelMark;
 import io.github.resiliencestarter.context.Deadline;
 import io.github.resiliencestarter.context.TimeSource;
 import io.github.resiliencestarter.context.TraceContext;
@@ -263,12 +264,15 @@ public final class TimeoutGuard {
         // interrupts through the ticket, so an interrupt reaches only this work, and waits at the
         // end of an uninterruptible section (a claim being settled) instead of breaking it
         AtomicReference<@Nullable Object> worker = new AtomicReference<>();
+        // a caller that stops waiting marks the work first: what judges it then knows it was not the downstream
+        CancelMark mark = new CancelMark();
+        TraceContext marked = inner.withCancelMark(mark);
         Callable<T> task = () -> {
             InterruptTimer.Ticket ticket = InterruptTimer.Ticket.unscheduled(Thread.currentThread());
             if (!worker.compareAndSet(null, ticket)) {
                 throw new CancellationException("the caller gave up before the work started");
             }
-            try (TraceScope scope = TraceContextHolder.open(inner);
+            try (TraceScope scope = TraceContextHolder.open(marked);
                     ContextPropagator.Restorer.Scope restored = restorer.restore()) {
                 return work.call();
             } catch (Exception | Error ex) {
@@ -296,6 +300,7 @@ public final class TimeoutGuard {
             throw cause instanceof ThrowableCarrier carrier ? carrier.getCause() : cause;
         } catch (InterruptedException ex) {
             // the caller itself was interrupted: stop the work too and keep the caller's flag
+            mark.mark(CancelMark.Reason.CALLER_GONE);
             cancel(future, worker);
             Thread.currentThread().interrupt();
             throw ex;

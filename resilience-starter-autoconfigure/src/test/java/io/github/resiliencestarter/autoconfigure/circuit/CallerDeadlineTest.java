@@ -19,6 +19,10 @@ import io.github.resiliencestarter.context.TraceScope;
 import io.github.resiliencestarter.timeout.DeadlineExceededException;
 import io.github.resiliencestarter.timeout.TimeoutMode;
 import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -77,8 +81,13 @@ class CallerDeadlineTest {
 
         private final RestClient client;
 
+        private final HttpClient asyncClient = HttpClient.newHttpClient();
+
+        private final URI slow;
+
         public Pricing(String uri) {
             this.client = RestClient.builder().baseUrl(uri).requestFactory(new JdkClientHttpRequestFactory()).build();
+            this.slow = URI.create(uri + "/slow");
         }
 
         @Timeout(value = "10s", mode = TimeoutMode.INTERRUPT)
@@ -93,11 +102,12 @@ class CallerDeadlineTest {
             return client.get().uri("/slow").retrieve().body(String.class);
         }
 
-        /** A hanging downstream, asynchronously: the timeout ends the call by cancelling it. */
+        /** The hanging downstream, asynchronously: the timeout ends the call by cancelling it. */
         @Timeout("100ms")
         @CircuitBreaker(name = "pricing")
         public CompletableFuture<String> priceAsyncWithinOwnTimeout() {
-            return new CompletableFuture<>();
+            return asyncClient.sendAsync(HttpRequest.newBuilder(slow).build(), HttpResponse.BodyHandlers.ofString())
+                    .thenApply(HttpResponse::body);
         }
     }
 
@@ -168,7 +178,7 @@ class CallerDeadlineTest {
     }
 
     @Test
-    void anAsyncCallCancelledByTheMethodsOwnTimeoutCountsAndOpensTheCircuit() {
+    void anAsyncCallToAHangingDownstreamCutByTheMethodsOwnTimeoutCountsAndOpensTheCircuit() {
         runner().run(context -> {
             Pricing pricing = context.getBean(Pricing.class);
             for (int i = 0; i < 5; i++) {

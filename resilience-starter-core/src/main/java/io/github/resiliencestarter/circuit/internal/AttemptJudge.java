@@ -5,9 +5,6 @@ import io.github.resiliencestarter.circuit.CircuitRefusal;
 import io.github.resiliencestarter.context.Deadline;
 import io.github.resiliencestarter.core.Causes;
 import io.github.resiliencestarter.retry.RetryClassifier;
-import java.io.InterruptedIOException;
-import java.net.SocketTimeoutException;
-import java.nio.channels.ClosedByInterruptException;
 import java.util.concurrent.CancellationException;
 import org.jspecify.annotations.Nullable;
 
@@ -21,8 +18,12 @@ import org.jspecify.annotations.Nullable;
  *     cancel or interrupt included): the method's own ({@code @Timeout}) one, a failure; a
  *     caller's budget, a failure only when the call had already run for the slow-call duration,
  *     its fair chance; cut sooner, it says nothing about the downstream and is ignored.</li>
- * <li>Cancelled or interrupted with time left (a hedge's losing attempt, a caller gone; the
- *     interrupt may surface as an I/O failure whose cause is the interrupt): ignored.</li>
+ * <li>Stopped from this side with time left, as its {@link io.github.resiliencestarter.context.CancelMark}
+ *     says (a hedge's losing attempt, a caller that stopped waiting): ignored, however the client
+ *     reported the stop (an interrupt, an I/O failure caused by it, a closed channel).</li>
+ * <li>Thrown as a bare cancellation or interrupt that nobody here marked (the application's own
+ *     cancel, a pool shutting down): no answer came, so ignored. Anything wrapping one is judged by
+ *     what wraps it.</li>
  * <li>A failure the starter never retries (a spent deadline, an idempotency conflict, another open
  *     circuit, {@code NonRetryableException}) or an excluded type: ignored.</li>
  * <li>A failure the classification calls transient (I/O, 5xx, a timeout): a failure.</li>
@@ -41,11 +42,11 @@ public final class AttemptJudge {
      * @param failure the call's failure, or {@code null}
      * @param elapsedNanos how long it ran
      * @param deadline the caller's deadline, or {@code null}
-     * @param interrupted whether the calling thread's interrupt flag was up when the call ended
+     * @param stoppedHere whether someone on this side marked the call as stopped before it ended
      * @return what it contributes
      */
     public static Verdict judge(CircuitBreakerConfig config, @Nullable Throwable failure, long elapsedNanos,
-            @Nullable Deadline deadline, boolean interrupted) {
+            @Nullable Deadline deadline, boolean stoppedHere) {
         if (failure == null) {
             return Verdict.SUCCESS;
         }
@@ -59,8 +60,8 @@ public final class AttemptJudge {
             return deadline.isLocal() || elapsedNanos >= config.slowCallDuration().toNanos() ? Verdict.FAILURE
                     : Verdict.IGNORED;
         }
-        if (interrupted || Causes.firstAnswer(failure, AttemptJudge::cut) != null) {
-            // stopped from this side with time left: a hedge's loser, a caller that went away
+        if (stoppedHere || failure instanceof CancellationException || failure instanceof InterruptedException) {
+            // stopped with time left, by a hedge's win, a caller gone, or the application itself
             return Verdict.IGNORED;
         }
         RetryClassifier classifier = config.classifier();
@@ -71,17 +72,6 @@ public final class AttemptJudge {
             return Verdict.IGNORED;
         }
         return Verdict.SUCCESS;
-    }
-
-    /**
-     * A cancellation or an interrupt, as thrown or as an I/O client reports it; a socket's read
-     * timeout is an {@link InterruptedIOException} too, and stays a timeout.
-     */
-    private static @Nullable Throwable cut(Throwable cause) {
-        boolean cancelled = cause instanceof CancellationException || cause instanceof InterruptedException
-                || cause instanceof ClosedByInterruptException
-                || cause instanceof InterruptedIOException && !(cause instanceof SocketTimeoutException);
-        return cancelled ? cause : null;
     }
 
     /** What a call contributes. */

@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.retry.internal;
 
 import com.alibaba.ttl.TtlRunnable;
+import io.github.resiliencestarter.context.CancelMark;
 import io.github.resiliencestarter.context.Deadline;
 import io.github.resiliencestarter.core.Causes;
 import java.util.ArrayList;
@@ -55,9 +56,9 @@ final class AsyncHedgedRound<T> {
             primary = flight;
         }
         inFlight.add(flight);
-        CompletableFuture<T> stage = engine.startAttempt(call.work, call.outer, number);
+        CompletableFuture<T> stage = engine.startAttempt(call.work, call.outer, number, flight.mark);
         flight.stage = stage;
-        call.cancelWithCaller(stage);
+        call.cancelWithCaller(stage, flight.mark);
         stage.whenComplete((value, failure) -> finished(flight, value,
                 failure == null ? null : Causes.unwrapAsync(failure)));
     }
@@ -123,7 +124,7 @@ final class AsyncHedgedRound<T> {
             for (Flight<T> other : inFlight) {
                 CompletableFuture<T> stage = other.stage;
                 if (stage != null) {
-                    stage.cancel(true);
+                    other.mark.cancel(stage, CancelMark.Reason.LOST_TO_HEDGE);
                 }
             }
             inFlight.clear();
@@ -140,6 +141,8 @@ final class AsyncHedgedRound<T> {
         final int number;
 
         final long started;
+
+        final CancelMark mark = new CancelMark();
 
         @Nullable CompletableFuture<T> stage;
 

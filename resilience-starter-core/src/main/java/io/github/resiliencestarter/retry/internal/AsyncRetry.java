@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.retry.internal;
 
 import com.alibaba.ttl.TtlRunnable;
+import io.github.resiliencestarter.context.CancelMark;
 import io.github.resiliencestarter.context.Deadline;
 import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
@@ -87,15 +88,20 @@ public final class AsyncRetry<T> {
         }
         attempts = attempt;
         long started = engine.time.nanoTime();
-        CompletableFuture<T> stage = engine.startAttempt(work, outer, attempt);
-        cancelWithCaller(stage);
+        // no mark: a caller's cancel reaches a breaker inside as the cancel of the breaker's own future
+        CompletableFuture<T> stage = engine.startAttempt(work, outer, attempt, null);
+        Stages.cancelling(result, stage);
         stage.whenComplete((value, failure) -> decideAfter(attempt, attempt, false, started, value,
                 failure == null ? null : Causes.unwrapAsync(failure), List.of()));
     }
 
-    /** Cancelling the call's result cancels {@code stage}. */
-    void cancelWithCaller(CompletableFuture<T> stage) {
-        Stages.cancelling(result, stage);
+    /** Cancelling the call's result cancels {@code stage}, marked as given up by its caller. */
+    void cancelWithCaller(CompletableFuture<T> stage, CancelMark mark) {
+        result.whenComplete((value, failure) -> {
+            if (result.isCancelled()) {
+                mark.cancel(stage, CancelMark.Reason.CALLER_GONE);
+            }
+        });
     }
 
     /**

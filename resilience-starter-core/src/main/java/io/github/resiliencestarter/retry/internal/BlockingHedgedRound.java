@@ -1,5 +1,6 @@
 package io.github.resiliencestarter.retry.internal;
 
+import io.github.resiliencestarter.context.CancelMark;
 import io.github.resiliencestarter.context.Deadline;
 import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.core.CheckedCallable;
@@ -78,7 +79,7 @@ final class BlockingHedgedRound<T extends @Nullable Object> {
             // executor saturated: the caller runs this round's attempt itself, unhedged
             decisive = round.first;
             try {
-                result = engine.runAttempt(work, outer, round.first);
+                result = engine.runAttempt(work, outer, round.first, null);
             } catch (Throwable error) {
                 failure = error;
             }
@@ -110,12 +111,12 @@ final class BlockingHedgedRound<T extends @Nullable Object> {
                     decisive = done.flight.number;
                     result = done.result;
                     failure = done.failure;
-                    cancelInFlight();
+                    cancelInFlight(CancelMark.Reason.LOST_TO_HEDGE);
                     return;
                 }
             }
         } catch (InterruptedException ex) {
-            cancelInFlight();
+            cancelInFlight(CancelMark.Reason.CALLER_GONE);
             Thread.currentThread().interrupt();
             interrupted = ex;
         }
@@ -139,7 +140,7 @@ final class BlockingHedgedRound<T extends @Nullable Object> {
                 T value = null;
                 Throwable error = null;
                 try {
-                    value = engine.runAttempt(work, outer, number);
+                    value = engine.runAttempt(work, outer, number, flight.mark);
                 } catch (Throwable ex) {
                     error = ex;
                 }
@@ -153,11 +154,12 @@ final class BlockingHedgedRound<T extends @Nullable Object> {
         return flight;
     }
 
-    private void cancelInFlight() {
+    /** Stops the attempts still running, each marked first, so that what judges them knows why. */
+    private void cancelInFlight(CancelMark.Reason why) {
         for (Flight flight : inFlight) {
             Future<?> future = flight.future;
             if (future != null) {
-                future.cancel(true);
+                flight.mark.cancel(future, why);
             }
         }
         inFlight.clear();
@@ -169,6 +171,8 @@ final class BlockingHedgedRound<T extends @Nullable Object> {
         final int number;
 
         final long startedNanos;
+
+        final CancelMark mark = new CancelMark();
 
         volatile @Nullable Future<?> future;
 

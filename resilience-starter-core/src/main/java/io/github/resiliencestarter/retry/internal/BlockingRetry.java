@@ -80,7 +80,7 @@ public final class BlockingRetry {
             } else {
                 decisive = ++attempts;
                 try {
-                    result = engine.runAttempt(work, outer, attempts);
+                    result = engine.runAttempt(work, outer, attempts, null);
                 } catch (Throwable error) {
                     failure = error;
                 }

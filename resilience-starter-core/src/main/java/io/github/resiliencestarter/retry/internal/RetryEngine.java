@@ -1,5 +1,6 @@
 package io.github.resiliencestarter.retry.internal;
 
+import io.github.resiliencestarter.context.CancelMark;
 import io.github.resiliencestarter.context.Deadline;
 import io.github.resiliencestarter.context.FailedTargets;
 import io.github.resiliencestarter.context.IdempotentExecution;
@@ -157,13 +158,17 @@ public final class RetryEngine {
         return scope;
     }
 
-    /** Runs one attempt on the calling thread, numbered in the trace context, under the attempt timeout. */
-    <T extends @Nullable Object> T runAttempt(CheckedCallable<T> work, TraceContext outer, int attempt)
-            throws Throwable {
+    /**
+     * Runs one attempt on the calling thread, numbered in the trace context, under the attempt
+     * timeout; {@code mark}, when given, is how whoever may stop the attempt marks it first.
+     */
+    <T extends @Nullable Object> T runAttempt(CheckedCallable<T> work, TraceContext outer, int attempt,
+            @Nullable CancelMark mark) throws Throwable {
+        TraceContext context = attemptContext(outer, attempt, mark);
         if (attemptGuard == null) {
-            return TraceContextHolder.callWithin(outer.withAttempt(attempt), work);
+            return TraceContextHolder.callWithin(context, work);
         }
-        try (TraceScope scope = TraceContextHolder.open(outer.withAttempt(attempt))) {
+        try (TraceScope scope = TraceContextHolder.open(context)) {
             try {
                 return attemptGuard.call(work);
             } catch (DeadlineExceededException ex) {
@@ -176,10 +181,10 @@ public final class RetryEngine {
         }
     }
 
-    /** Starts one asynchronous attempt on the calling thread, numbered, under the attempt timeout. */
+    /** Starts one asynchronous attempt on the calling thread, numbered, marked as {@link #runAttempt}'s. */
     <T> CompletableFuture<T> startAttempt(CheckedCallable<? extends CompletionStage<T>> work, TraceContext outer,
-            int attempt) {
-        try (TraceScope scope = TraceContextHolder.open(outer.withAttempt(attempt))) {
+            int attempt, @Nullable CancelMark mark) {
+        try (TraceScope scope = TraceContextHolder.open(attemptContext(outer, attempt, mark))) {
             if (attemptGuard == null) {
                 return work.call().toCompletableFuture();
             }
@@ -196,6 +201,11 @@ public final class RetryEngine {
         } catch (Throwable ex) {
             return CompletableFuture.failedFuture(ex);
         }
+    }
+
+    private static TraceContext attemptContext(TraceContext outer, int attempt, @Nullable CancelMark mark) {
+        TraceContext numbered = outer.withAttempt(attempt);
+        return mark == null ? numbered : numbered.withCancelMark(mark);
     }
 
     /** Counts a successful call. */

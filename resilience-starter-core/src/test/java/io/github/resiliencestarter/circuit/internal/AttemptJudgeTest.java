@@ -12,6 +12,7 @@ import java.net.ConnectException;
 import java.net.SocketTimeoutException;
 import java.nio.channels.ClosedByInterruptException;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CancellationException;
 import org.junit.jupiter.api.Test;
 
@@ -69,23 +70,33 @@ class AttemptJudgeTest {
     }
 
     @Test
-    void R6_aCallStoppedFromThisSideWithTimeLeftIsIgnoredHoweverTheClientReportsIt() {
+    void R6_aCallMarkedAsStoppedFromThisSideWithTimeLeftIsIgnoredHoweverTheClientReportsIt() {
         Deadline later = Deadline.localAfterNanos(SLOW * 100, time);
-        assertThat(AttemptJudge.judge(CONFIG, new CancellationException(), 10, later, false))
-                .isEqualTo(Verdict.IGNORED);
         // Spring's JDK client: an IOException caused by the interrupt, the flag raised again
         IOException wrapped = new IOException("Request was interrupted", new InterruptedException());
-        assertThat(AttemptJudge.judge(CONFIG, wrapped, 10, later, false)).isEqualTo(Verdict.IGNORED);
-        assertThat(AttemptJudge.judge(CONFIG, new IOException("reset"), 10, later, true))
-                .as("any failure on a thread interrupted by a hedge's cancel").isEqualTo(Verdict.IGNORED);
-        assertThat(AttemptJudge.judge(CONFIG, new InterruptedIOException("interrupted"), 10, null, false))
-                .isEqualTo(Verdict.IGNORED);
+        for (Throwable reported : List.of(wrapped, new IOException("reset"), new InterruptedIOException("interrupted"),
+                new ClosedByInterruptException(), new CancellationException())) {
+            assertThat(AttemptJudge.judge(CONFIG, reported, 10, later, true)).as("%s, marked", reported)
+                    .isEqualTo(Verdict.IGNORED);
+            assertThat(AttemptJudge.judge(CONFIG, reported, 10, null, true)).as("%s, marked, no deadline", reported)
+                    .isEqualTo(Verdict.IGNORED);
+        }
+    }
+
+    @Test
+    void R6_withoutAMarkTheFailureIsJudgedByWhatWasThrownNotByWhatCausedIt() {
+        Deadline later = Deadline.localAfterNanos(SLOW * 100, time);
+        // nobody here stopped it: an I/O failure is an I/O failure, whatever lies in its causes
+        IOException wrapped = new IOException("Request was interrupted", new InterruptedException());
+        assertThat(AttemptJudge.judge(CONFIG, wrapped, 10, later, false)).isEqualTo(Verdict.FAILURE);
         assertThat(AttemptJudge.judge(CONFIG, new ClosedByInterruptException(), 10, null, false))
-                .isEqualTo(Verdict.IGNORED);
-        // not a cut: a read that timed out is the downstream's slowness
+                .isEqualTo(Verdict.FAILURE);
         assertThat(AttemptJudge.judge(CONFIG, new SocketTimeoutException("Read timed out"), 10, null, false))
                 .isEqualTo(Verdict.FAILURE);
-        assertThat(AttemptJudge.judge(CONFIG, new IOException("reset"), 10, later, false))
-                .isEqualTo(Verdict.FAILURE);
+        // a bare cancel or interrupt carries no answer from the downstream: the application stopped it
+        assertThat(AttemptJudge.judge(CONFIG, new CancellationException(), 10, later, false))
+                .isEqualTo(Verdict.IGNORED);
+        assertThat(AttemptJudge.judge(CONFIG, new InterruptedException(), 10, null, false))
+                .isEqualTo(Verdict.IGNORED);
     }
 }

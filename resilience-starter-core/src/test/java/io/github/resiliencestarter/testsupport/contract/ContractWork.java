@@ -64,6 +64,9 @@ public final class ContractWork {
         if (payload.contains(FAIL_ONCE) && FAILED.add(entryPoint + '\n' + key)) {
             throw new TransientWorkFailure(key);
         }
+        if (ContractProcess.diesMidWork()) {
+            dieMidWork(entryPoint, key, payload);
+        }
         int execution = insert(entryPoint, key, payload);
         if (payload.contains(HOLD)) {
             CountDownLatch release = RELEASES.computeIfAbsent(key, any -> new CountDownLatch(1));
@@ -163,17 +166,45 @@ public final class ContractWork {
     }
 
     private static int insert(String entryPoint, String key, String payload) {
-        try (Connection connection = connect();
-                PreparedStatement insert = connection.prepareStatement("INSERT INTO " + TABLE
-                        + " (entry_point, idem_key, payload) VALUES (?, ?, ?)")) {
-            insert.setString(1, entryPoint);
-            insert.setString(2, key);
-            insert.setString(3, payload.length() > 500 ? payload.substring(0, 500) : payload);
-            insert.executeUpdate();
+        try (Connection connection = connect()) {
+            write(connection, entryPoint, key, payload);
         } catch (SQLException ex) {
             throw new IllegalStateException("the effect could not be written", ex);
         }
         return effects(entryPoint, key);
+    }
+
+    private static void write(Connection connection, String entryPoint, String key, String payload)
+            throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + TABLE
+                + " (entry_point, idem_key, payload) VALUES (?, ?, ?)")) {
+            insert.setString(1, entryPoint);
+            insert.setString(2, key);
+            insert.setString(3, payload.length() > 500 ? payload.substring(0, 500) : payload);
+            insert.executeUpdate();
+        }
+    }
+
+    /**
+     * In a {@link ContractProcess}: writes the effect in a transaction left open, tells the test,
+     * and waits for the kill, which ends the connection and so rolls the effect back.
+     */
+    private static void dieMidWork(String entryPoint, String key, String payload) {
+        try {
+            Connection connection = connect();
+            connection.setAutoCommit(false);
+            write(connection, entryPoint, key, payload);
+            ContractProcess.announceMidWork(key);
+            for (;;) {
+                try {
+                    new CountDownLatch(1).await();
+                } catch (InterruptedException ex) {
+                    // a killed process does nothing more, whoever interrupts it
+                }
+            }
+        } catch (SQLException ex) {
+            throw new IllegalStateException("the effect could not be written", ex);
+        }
     }
 
     private static Connection connect() throws SQLException {

@@ -51,4 +51,15 @@ public interface EntryPoint {
      * @return the answer, as {@link #send(String, String, String)} says
      */
     ContractAnswer send(String caller, String key, String payload, @Nullable Duration budget);
+
+    /**
+     * The same entry point in a second process of the module's application.
+     *
+     * @param process the second process, started
+     * @return a driver of the entry point there
+     * @throws UnsupportedOperationException without {@link EntryPointCapability#KILLABLE}
+     */
+    default EntryPoint in(ContractProcess process) {
+        throw new UnsupportedOperationException(name() + " does not run in a second process");
+    }
 }

@@ -16,6 +16,12 @@ public enum EntryPointCapability {
     CALLERS,
 
     /**
+     * The module runs this entry point in a second process of its application too
+     * ({@link EntryPoint#in(ContractProcess)}), which a case kills while its work is under way.
+     */
+    KILLABLE,
+
+    /**
      * The entry point buffers a keyed request's body itself, up to a limit below
      * {@link IdempotencyEntryPointContract#OVERSIZED_BYTES} (413 beyond).
      */

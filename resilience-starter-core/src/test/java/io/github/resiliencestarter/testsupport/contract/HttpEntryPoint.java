@@ -88,6 +88,13 @@ public final class HttpEntryPoint implements EntryPoint {
     }
 
     @Override
+    public EntryPoint in(ContractProcess process) {
+        URI there = URI.create(target.getScheme() + "://" + target.getHost() + ":" + process.port(name)
+                + target.getRawPath());
+        return new HttpEntryPoint(name, there, capabilities);
+    }
+
+    @Override
     public String toString() {
         return name;
     }

@@ -8,12 +8,15 @@ import io.github.resiliencestarter.testsupport.Eventually;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -34,6 +37,9 @@ public abstract class IdempotencyEntryPointContract {
     /** A body larger than the limit of every {@link EntryPointCapability#BODY_LIMIT} entry point under test. */
     public static final int OVERSIZED_BYTES = 256 * 1024;
 
+    /** The deadline of the request whose process is killed: its lease lapses a margin after it. */
+    private static final Duration KILLED_CALLERS_BUDGET = Duration.ofSeconds(3);
+
     /**
      * The entry points under test.
      *
@@ -41,8 +47,23 @@ public abstract class IdempotencyEntryPointContract {
      */
     protected abstract List<EntryPoint> entryPoints();
 
+    /**
+     * The module's application class, whose {@code main} a second process runs for the
+     * {@link EntryPointCapability#KILLABLE} entry points: it starts every entry point and
+     * {@linkplain ContractProcess#announce announces} their ports.
+     *
+     * @return the class, or {@code null} when no entry point is killable
+     */
+    protected @Nullable Class<?> application() {
+        return null;
+    }
+
     Stream<EntryPoint> all() {
         return entryPoints().stream();
+    }
+
+    Stream<EntryPoint> killable() {
+        return all().filter(entryPoint -> entryPoint.capabilities().contains(EntryPointCapability.KILLABLE));
     }
 
     Stream<EntryPoint> answering() {
@@ -226,5 +247,41 @@ public abstract class IdempotencyEntryPointContract {
         }
 
         assertThat(effects(entryPoint, key)).as("the work ran once, though its caller gave up").isEqualTo(1);
+    }
+
+    @ParameterizedTest(name = "{0}", allowZeroInvocations = true)
+    @MethodSource("killable")
+    void I6_aDuplicateAfterTheFirstsProcessWasKilledMidWorkRunsOnceItsLeaseLapsedAndTakesEffectOnce(
+            EntryPoint entryPoint) {
+        Class<?> application = Objects.requireNonNull(application(), "a killable entry point needs application()");
+        String key = key(entryPoint);
+        ExecutorService client = Executors.newSingleThreadExecutor();
+        try (ContractProcess second = ContractProcess.start(application)) {
+            EntryPoint there = entryPoint.in(second);
+            // a deadline, where the entry point carries one, sizes the claim's lease: a short one
+            CompletableFuture<ContractAnswer> first = CompletableFuture.supplyAsync(
+                    () -> there.send("alice", key, "flour", KILLED_CALLERS_BUDGET), client);
+            second.awaitMidWork(key);
+            second.kill();
+            // its client loses the connection: no answer, or a status saying the server is gone
+            int lost = first.handle((answer, failure) -> failure != null ? -1 : answer.status()).join();
+            assertThat(lost).as("the killed process's answer").isNotEqualTo(201);
+        } finally {
+            client.shutdownNow();
+        }
+        assertThat(effects(entryPoint, key)).as("the killed execution's effect, never committed").isZero();
+
+        // the key stays the dead process's until its lease lapses, then a duplicate takes it over
+        AtomicReference<ContractAnswer> takenOver = new AtomicReference<>();
+        Eventually.waitUntil("a duplicate run once the killed process's lease lapsed", () -> {
+            takenOver.set(entryPoint.send("alice", key, "flour"));
+            return takenOver.get().status() == 201;
+        });
+        ContractAnswer again = entryPoint.send("alice", key, "flour");
+
+        assertThat(takenOver.get().replayed()).isFalse();
+        assertThat(again.replayed()).as("the next duplicate replays the run that took the key over").isTrue();
+        assertThat(again.body()).isEqualTo(takenOver.get().body());
+        assertThat(effects(entryPoint, key)).isEqualTo(1);
     }
 }

@@ -2,11 +2,14 @@ package io.github.resiliencestarter.it.contract;
 
 import io.github.resiliencestarter.testsupport.Eventually;
 import io.github.resiliencestarter.testsupport.contract.ContractAnswer;
+import io.github.resiliencestarter.testsupport.contract.ContractProcess;
 import io.github.resiliencestarter.testsupport.contract.EntryPoint;
 import io.github.resiliencestarter.testsupport.contract.EntryPointCapability;
 import io.github.resiliencestarter.testsupport.contract.HttpEntryPoint;
 import io.grpc.CallOptions;
 import io.grpc.ClientInterceptors;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.Status;
@@ -41,8 +44,26 @@ final class GrpcEntryPoint implements EntryPoint {
 
     private final ManagedChannel channel;
 
-    GrpcEntryPoint(ManagedChannel channel) {
+    private GrpcEntryPoint(ManagedChannel channel) {
         this.channel = channel;
+    }
+
+    /** A driver of the server listening on {@code port}, on a channel of its own ({@link #close}). */
+    static GrpcEntryPoint to(int port) {
+        return new GrpcEntryPoint(Grpc.newChannelBuilderForAddress("127.0.0.1", port,
+                InsecureChannelCredentials.create()).build());
+    }
+
+    /** Closes the channel. */
+    void close() {
+        channel.shutdownNow();
+    }
+
+    @Override
+    public EntryPoint in(ContractProcess process) {
+        GrpcEntryPoint there = to(process.port(name()));
+        process.onClose(there::close);
+        return there;
     }
 
     @Override
@@ -52,7 +73,8 @@ final class GrpcEntryPoint implements EntryPoint {
 
     @Override
     public Set<EntryPointCapability> capabilities() {
-        return EnumSet.of(EntryPointCapability.ANSWERS, EntryPointCapability.CALLERS, EntryPointCapability.DEADLINES);
+        return EnumSet.of(EntryPointCapability.ANSWERS, EntryPointCapability.CALLERS, EntryPointCapability.DEADLINES,
+                EntryPointCapability.KILLABLE);
     }
 
     @Override

@@ -4,25 +4,37 @@ import io.github.resiliencestarter.annotation.Idempotent;
 import io.github.resiliencestarter.it.grpc.TextCalls;
 import io.github.resiliencestarter.spring.grpc.GrpcPrincipal;
 import io.github.resiliencestarter.spring.grpc.InboundCall;
+import io.github.resiliencestarter.spring.grpc.TraceContextServerInterceptor;
+import io.github.resiliencestarter.testsupport.RealServers;
+import io.github.resiliencestarter.testsupport.contract.ContractProcess;
 import io.github.resiliencestarter.testsupport.contract.ContractWork;
 import io.github.resiliencestarter.testsupport.contract.HttpEntryPoint;
 import io.github.resiliencestarter.testsupport.contract.TransientWorkFailure;
 import io.github.resiliencestarter.testsupport.contract.WorkResult;
 import io.grpc.Context;
 import io.grpc.Contexts;
+import io.grpc.Grpc;
+import io.grpc.InsecureServerCredentials;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
+import io.grpc.Server;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
+import io.grpc.ServerInterceptors;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
+import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
 import jakarta.servlet.Filter;
 import jakarta.servlet.http.HttpServletRequest;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.Ordered;
@@ -51,6 +63,23 @@ import org.springframework.web.server.ResponseStatusException;
 @SpringBootApplication
 @Import({ServletEntryPointsApplication.ContractController.class, ServletEntryPointsApplication.GrpcWork.class})
 public class ServletEntryPointsApplication {
+
+    /** The store both entry points keep their keys in, in the test and in a second process. */
+    static final String STORE = "resilience.idempotent.store=redis";
+
+    /**
+     * The application in a second process of its own ({@link ContractProcess}): both entry points
+     * on ports of their own, announced.
+     *
+     * @param args Spring Boot arguments
+     */
+    public static void main(String[] args) {
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(ServletEntryPointsApplication.class)
+                .properties(STORE, "spring.data.redis.url=" + RealServers.redisUrl(), "server.port=0").run(args);
+        ContractProcess.announce("servlet", context.getEnvironment().getRequiredProperty("local.server.port",
+                Integer.class));
+        ContractProcess.announce("grpc", context.getBean(Server.class).getPort());
+    }
 
     /** The gRPC method. */
     static final MethodDescriptor<String, String> PERFORM = TextCalls.unary("contract.Work", "Perform");
@@ -84,6 +113,16 @@ public class ServletEntryPointsApplication {
         });
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
         return registration;
+    }
+
+    /** The gRPC server: arrivals outermost, then the starter, then the application's authentication. */
+    @Bean(destroyMethod = "shutdownNow")
+    Server contractGrpcServer(GrpcWork work, TraceContextServerInterceptor starter) throws IOException {
+        ServerServiceDefinition service = ServerServiceDefinition.builder("contract.Work")
+                .addMethod(PERFORM, ServerCalls.asyncUnaryCall(work::perform)).build();
+        return Grpc.newServerBuilderForPort(0, InsecureServerCredentials.create())
+                .addService(ServerInterceptors.intercept(service, basicAuthentication(), starter, arrivalsOfCalls()))
+                .build().start();
     }
 
     @Bean

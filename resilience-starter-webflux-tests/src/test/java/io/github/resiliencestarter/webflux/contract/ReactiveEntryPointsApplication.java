@@ -3,6 +3,8 @@ package io.github.resiliencestarter.webflux.contract;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.github.resiliencestarter.annotation.Idempotent;
+import io.github.resiliencestarter.testsupport.RealServers;
+import io.github.resiliencestarter.testsupport.contract.ContractProcess;
 import io.github.resiliencestarter.testsupport.contract.ContractWork;
 import io.github.resiliencestarter.testsupport.contract.HttpEntryPoint;
 import io.github.resiliencestarter.testsupport.contract.TransientWorkFailure;
@@ -10,9 +12,13 @@ import io.github.resiliencestarter.testsupport.contract.WorkResult;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.Ordered;
@@ -47,6 +53,41 @@ public class ReactiveEntryPointsApplication {
 
     /** The service behind the gateway route: not idempotent itself, the gateway is. */
     static final HttpServer UPSTREAM = upstream();
+
+    /**
+     * The application in a second process of its own ({@link ContractProcess}): both entry points
+     * on its one port, announced.
+     *
+     * @param args Spring Boot arguments
+     */
+    public static void main(String[] args) {
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(ReactiveEntryPointsApplication.class)
+                .properties(properties()).properties("server.port=0").run(args);
+        int port = context.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
+        ContractProcess.announce("webflux", port);
+        ContractProcess.announce("gateway", port);
+    }
+
+    /**
+     * What the application runs with, in the test and in a second process alike: the Redis store,
+     * the gateway's body limit, and the route to {@link #UPSTREAM} through the {@code IdempotencyKey}
+     * filter.
+     *
+     * @return the properties
+     */
+    static Map<String, Object> properties() {
+        String route = "spring.cloud.gateway.server.webflux.routes[0].";
+        Map<String, Object> properties = new LinkedHashMap<>();
+        properties.put("spring.main.web-application-type", "reactive");
+        properties.put("resilience.idempotent.store", "redis");
+        properties.put("resilience.idempotent.max-request-bytes", 65536);
+        properties.put("spring.data.redis.url", RealServers.redisUrl());
+        properties.put(route + "id", "contract");
+        properties.put(route + "uri", "http://127.0.0.1:" + UPSTREAM.getAddress().getPort());
+        properties.put(route + "predicates[0]", "Path=/gw/**");
+        properties.put(route + "filters[0]", "IdempotencyKey");
+        return properties;
+    }
 
     @Bean
     SecurityWebFilterChain contractSecurity(ServerHttpSecurity http) {

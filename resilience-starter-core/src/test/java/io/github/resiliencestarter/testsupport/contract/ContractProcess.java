@@ -56,16 +56,19 @@ public final class ContractProcess implements AutoCloseable {
     }
 
     /**
-     * Starts {@code application}'s main class in a JVM of its own.
+     * Starts {@code application}'s main class in a JVM of its own, for one of its entry points.
      *
      * @param application the module's application class, with a {@code main} method
+     * @param entryPoint the entry point the case drives there, as {@code --contract.entry-point}
+     * @param arguments more arguments for the application
      * @return the process, starting
      */
-    public static ContractProcess start(Class<?> application) {
-        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx384m", "-XX:TieredStopAtLevel=1", "-D" + DIES_MID_WORK + "=true", "-cp",
+    public static ContractProcess start(Class<?> application, String entryPoint, List<String> arguments) {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-Xmx384m", "-XX:TieredStopAtLevel=1", "-D" + DIES_MID_WORK + "=true", "-cp",
                 System.getProperty("java.class.path"), application.getName(), "--logging.level.root=WARN",
-                "--resilience.idempotent.lease=" + LEASE.toMillis() + "ms");
+                "--resilience.idempotent.lease=" + LEASE.toMillis() + "ms", "--contract.entry-point=" + entryPoint));
+        command.addAll(arguments);
         try {
             return new ContractProcess(new ProcessBuilder(command).redirectErrorStream(true).start());
         } catch (IOException ex) {

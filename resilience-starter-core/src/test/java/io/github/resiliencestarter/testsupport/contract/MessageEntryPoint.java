@@ -20,6 +20,11 @@ public final class MessageEntryPoint implements EntryPoint {
 
     private final BiConsumer<String, String> publish;
 
+    private final @Nullable Consumers consumers;
+
+    /** Whether {@link #send} waits for this JVM's consumers to be done with the delivery. */
+    private final boolean handledHere;
+
     /**
      * Creates the driver.
      *
@@ -27,8 +32,28 @@ public final class MessageEntryPoint implements EntryPoint {
      * @param publish sends a message: its id (the key) and its body
      */
     public MessageEntryPoint(String name, BiConsumer<String, String> publish) {
+        this(name, publish, null, true);
+    }
+
+    /**
+     * Creates the driver of a {@link EntryPointCapability#KILLABLE} entry point: while a second
+     * process runs, this JVM's consumers of the destination stop, so that the second process's
+     * consumers take the delivery, and start again when it is closed, to take its redelivery.
+     *
+     * @param name the entry point's name
+     * @param publish sends a message: its id (the key) and its body
+     * @param consumers stops and starts this JVM's consumers of the destination
+     */
+    public MessageEntryPoint(String name, BiConsumer<String, String> publish, Consumers consumers) {
+        this(name, publish, consumers, true);
+    }
+
+    private MessageEntryPoint(String name, BiConsumer<String, String> publish, @Nullable Consumers consumers,
+            boolean handledHere) {
         this.name = name;
         this.publish = publish;
+        this.consumers = consumers;
+        this.handledHere = handledHere;
     }
 
     @Override
@@ -38,19 +63,44 @@ public final class MessageEntryPoint implements EntryPoint {
 
     @Override
     public Set<EntryPointCapability> capabilities() {
-        return EnumSet.noneOf(EntryPointCapability.class);
+        return consumers == null ? EnumSet.noneOf(EntryPointCapability.class)
+                : EnumSet.of(EntryPointCapability.KILLABLE);
     }
 
     @Override
     public ContractAnswer send(String caller, String key, String payload, @Nullable Duration budget) {
         int before = ContractWork.handledCount(key);
         publish.accept(key, payload);
-        Eventually.waitUntil("a delivery of " + key + " handled", () -> ContractWork.handledCount(key) > before);
+        if (handledHere) {
+            Eventually.waitUntil("a delivery of " + key + " handled", () -> ContractWork.handledCount(key) > before);
+        }
         return new ContractAnswer(202, payload.getBytes(StandardCharsets.UTF_8), Map.of(), false);
+    }
+
+    /** Sends to the same destination, with this JVM's consumers stopped until {@code process} is closed. */
+    @Override
+    public EntryPoint in(ContractProcess process) {
+        Consumers local = consumers;
+        if (local == null) {
+            return EntryPoint.super.in(process);
+        }
+        local.stop();
+        process.onClose(local::start);
+        return new MessageEntryPoint(name, publish, null, false);
     }
 
     @Override
     public String toString() {
         return name;
+    }
+
+    /** This JVM's consumers of an entry point's destination. */
+    public interface Consumers {
+
+        /** Stops them: what they hold goes back to the broker. */
+        void stop();
+
+        /** Starts them again, and returns once they consume. */
+        void start();
     }
 }

@@ -12,8 +12,10 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.BeforeAll;
 import org.springframework.amqp.core.MessageBuilder;
 import org.springframework.amqp.rabbit.core.RabbitTemplate;
+import org.springframework.amqp.rabbit.listener.RabbitListenerEndpointRegistry;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.Lifecycle;
 import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
@@ -27,9 +29,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * broker in this JVM), the JDBC store on MariaDB. A message has no answer and no caller: the cases
  * about those are not theirs.
  */
-@SpringBootTest(classes = MessagingEntryPointsApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
-        properties = {"spring.kafka.bootstrap-servers=${spring.embedded.kafka.brokers}",
-            "spring.kafka.consumer.auto-offset-reset=earliest", "spring.rabbitmq.listener.simple.prefetch=1"})
+@SpringBootTest(classes = MessagingEntryPointsApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @EmbeddedKafka(partitions = MessagingEntryPointsApplication.CONSUMERS, topics = MessagingEntryPointsApplication.TOPIC)
 class MessagingEntryPointContractTest extends IdempotencyEntryPointContract {
 
@@ -39,6 +39,12 @@ class MessagingEntryPointContractTest extends IdempotencyEntryPointContract {
     @Autowired
     private KafkaTemplate<Object, Object> kafka;
 
+    @Autowired
+    private RabbitListenerEndpointRegistry rabbitContainers;
+
+    @Autowired
+    private KafkaListenerEndpointRegistry kafkaContainers;
+
     /** Spreads the records of one key over the partitions, so that its duplicates can overlap. */
     private final AtomicInteger partitions = new AtomicInteger();
 
@@ -46,14 +52,23 @@ class MessagingEntryPointContractTest extends IdempotencyEntryPointContract {
     static void servers(DynamicPropertyRegistry registry) {
         RealServers.registerDataSource(registry);
         RealServers.registerRabbit(registry);
-        registry.add("spring.kafka.producer.key-serializer",
-                () -> "org.apache.kafka.common.serialization.StringSerializer");
-        registry.add("spring.kafka.producer.value-serializer",
-                () -> "org.apache.kafka.common.serialization.StringSerializer");
+        MessagingEntryPointsApplication.properties().forEach((name, value) -> registry.add(name, () -> value));
     }
 
-    @Autowired
-    private KafkaListenerEndpointRegistry containers;
+    @Override
+    protected Class<?> application() {
+        return MessagingEntryPointsApplication.class;
+    }
+
+    @Override
+    protected List<String> applicationArguments() {
+        return List.of("--spring.embedded.kafka.brokers=" + System.getProperty("spring.embedded.kafka.brokers"));
+    }
+
+    private ConcurrentMessageListenerContainer<?, ?> kafkaContainer() {
+        return (ConcurrentMessageListenerContainer<?, ?>) kafkaContainers.getListenerContainers().stream()
+                .filter(each -> "contract".equals(each.getGroupId())).findFirst().orElseThrow();
+    }
 
     /**
      * Each Kafka consumer owns one partition before a case runs: a rebalance waits for every
@@ -61,11 +76,8 @@ class MessagingEntryPointContractTest extends IdempotencyEntryPointContract {
      */
     @BeforeAll
     void oneAssignedPartitionPerConsumer() {
-        MessageListenerContainer container = containers.getListenerContainers().stream()
-                .filter(each -> "contract".equals(each.getGroupId())).findFirst().orElseThrow();
         Eventually.waitUntil("one partition per Kafka consumer", () -> {
-            List<? extends MessageListenerContainer> consumers = ((ConcurrentMessageListenerContainer<?, ?>) container)
-                    .getContainers();
+            List<? extends MessageListenerContainer> consumers = kafkaContainer().getContainers();
             return consumers.size() == MessagingEntryPointsApplication.CONSUMERS && consumers.stream().allMatch(
                     consumer -> consumer.getAssignedPartitions() != null && consumer.getAssignedPartitions().size() == 1);
         });
@@ -73,9 +85,22 @@ class MessagingEntryPointContractTest extends IdempotencyEntryPointContract {
 
     @Override
     protected List<EntryPoint> entryPoints() {
+        // the container's type moved package in Spring AMQP 4.1: held as what it is here, a lifecycle
+        Lifecycle rabbitConsumers = rabbitContainers.getListenerContainer(MessagingEntryPointsApplication.RABBIT_LISTENER);
         return List.of(new MessageEntryPoint("rabbit", (key, payload) -> rabbit.send(
                 MessagingEntryPointsApplication.QUEUE, MessageBuilder.withBody(payload.getBytes()).setMessageId(key)
-                        .build())),
+                        .build()), new MessageEntryPoint.Consumers() {
+                            @Override
+                            public void stop() {
+                                rabbitConsumers.stop();
+                            }
+
+                            @Override
+                            public void start() {
+                                rabbitConsumers.start();
+                                Eventually.waitUntil("the RabbitMQ consumers back", rabbitConsumers::isRunning);
+                            }
+                        }),
                 new MessageEntryPoint("kafka", (key, payload) -> {
                     int partition = partitions.getAndIncrement() % MessagingEntryPointsApplication.CONSUMERS;
                     try {
@@ -83,6 +108,17 @@ class MessagingEntryPointContractTest extends IdempotencyEntryPointContract {
                                 .get(30, TimeUnit.SECONDS);
                     } catch (Exception ex) {
                         throw new IllegalStateException(ex);
+                    }
+                }, new MessageEntryPoint.Consumers() {
+                    @Override
+                    public void stop() {
+                        kafkaContainer().stop();
+                    }
+
+                    @Override
+                    public void start() {
+                        kafkaContainer().start();
+                        oneAssignedPartitionPerConsumer();
                     }
                 }));
     }

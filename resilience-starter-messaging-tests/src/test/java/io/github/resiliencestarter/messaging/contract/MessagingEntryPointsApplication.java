@@ -3,9 +3,14 @@ package io.github.resiliencestarter.messaging.contract;
 import io.github.resiliencestarter.annotation.Idempotent;
 import io.github.resiliencestarter.spring.messaging.InboundMessageContext;
 import io.github.resiliencestarter.spring.messaging.kafka.KafkaListenerContextInterceptor;
+import io.github.resiliencestarter.testsupport.RealServers;
+import io.github.resiliencestarter.testsupport.contract.ContractProcess;
 import io.github.resiliencestarter.testsupport.contract.ContractWork;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.aopalliance.aop.Advice;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -17,6 +22,7 @@ import org.springframework.amqp.rabbit.annotation.RabbitListener;
 import org.springframework.amqp.rabbit.config.AbstractRabbitListenerContainerFactory;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.kafka.annotation.KafkaListener;
@@ -43,6 +49,49 @@ public class MessagingEntryPointsApplication {
 
     /** Consumers per entry point, and partitions of the topic. */
     public static final int CONSUMERS = 4;
+
+    /** The RabbitMQ listener's container. */
+    public static final String RABBIT_LISTENER = "contract-rabbit";
+
+    /**
+     * The application in a second process of its own ({@link ContractProcess}), consuming for the
+     * one entry point it is started for ({@code --contract.entry-point}); the Kafka broker's address
+     * comes as {@code --spring.embedded.kafka.brokers}.
+     *
+     * @param args Spring Boot arguments
+     */
+    public static void main(String[] args) {
+        String entryPoint = Arrays.stream(args).filter(arg -> arg.startsWith("--contract.entry-point="))
+                .map(arg -> arg.substring(arg.indexOf('=') + 1)).findFirst().orElse("");
+        RealServers.Jdbc database = RealServers.jdbc();
+        new SpringApplicationBuilder(MessagingEntryPointsApplication.class).properties(properties())
+                .properties("spring.main.web-application-type=none", "spring.datasource.url=" + database.url(),
+                        "spring.datasource.username=" + database.user(),
+                        "spring.datasource.password=" + database.password(),
+                        "spring.rabbitmq.addresses=" + RealServers.rabbitUrl(),
+                        "contract.rabbit=" + entryPoint.equals("rabbit"), "contract.kafka=" + entryPoint.equals("kafka"))
+                .run(args);
+    }
+
+    /**
+     * What the application runs with, in the test and in a second process alike (the servers'
+     * addresses apart): one delivery at a time per RabbitMQ consumer; Kafka from the earliest
+     * record, a consumer killed with its records given to the others within seconds.
+     *
+     * @return the properties
+     */
+    public static Map<String, Object> properties() {
+        Map<String, Object> properties = new LinkedHashMap<>();
+        properties.put("spring.kafka.bootstrap-servers", "${spring.embedded.kafka.brokers}");
+        properties.put("spring.kafka.consumer.auto-offset-reset", "earliest");
+        properties.put("spring.kafka.consumer.properties[session.timeout.ms]", 6000);
+        properties.put("spring.kafka.consumer.properties[heartbeat.interval.ms]", 1000);
+        properties.put("spring.kafka.producer.key-serializer", "org.apache.kafka.common.serialization.StringSerializer");
+        properties.put("spring.kafka.producer.value-serializer",
+                "org.apache.kafka.common.serialization.StringSerializer");
+        properties.put("spring.rabbitmq.listener.simple.prefetch", 1);
+        return properties;
+    }
 
     @Bean
     Declarables contractQueue() {
@@ -101,14 +150,16 @@ public class MessagingEntryPointsApplication {
     /** The listeners. */
     public static class Listeners {
 
-        @RabbitListener(queues = QUEUE, concurrency = "" + CONSUMERS)
+        @RabbitListener(id = RABBIT_LISTENER, queues = QUEUE, concurrency = "" + CONSUMERS,
+                autoStartup = "${contract.rabbit:true}")
         @Idempotent(name = "CONTRACT_RABBIT", key = "#message.messageProperties.messageId")
         public void onRabbit(Message message) {
             ContractWork.perform("rabbit", message.getMessageProperties().getMessageId(),
                     new String(message.getBody(), StandardCharsets.UTF_8));
         }
 
-        @KafkaListener(topics = TOPIC, groupId = "contract", concurrency = "" + CONSUMERS)
+        @KafkaListener(topics = TOPIC, groupId = "contract", concurrency = "" + CONSUMERS,
+                autoStartup = "${contract.kafka:true}")
         @Idempotent(name = "CONTRACT_KAFKA", key = "#record.key()")
         public void onKafka(ConsumerRecord<String, String> record) {
             ContractWork.perform("kafka", record.key(), record.value());

@@ -37,7 +37,7 @@ start_test_servers
 
 LEGS="${RESILIENCE_TEST_LEGS:-1 2 3}"
 JAVA25_HOME="${JAVA25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
-BOOT4_MODULES=resilience-starter-core,resilience-starter-autoconfigure,resilience-starter-test,resilience-starter-integration-tests,resilience-starter-webflux-tests,resilience-starter-messaging-tests,resilience-starter-sample
+BOOT4_MODULES=resilience-starter-core,resilience-starter-autoconfigure,resilience-starter-test,resilience-starter-integration-tests,resilience-starter-webflux-tests,resilience-starter-messaging-tests,resilience-starter-tracing-tests,resilience-starter-sample
 
 # test classes are compiled per line: never reuse those of another leg
 fresh_test_classes() { rm -rf "$ROOT"/resilience-starter-*/target/test-classes; }
@@ -85,9 +85,10 @@ for leg in $LEGS; do
        timed 3-nullaway env JAVA_HOME="$JAVA25_HOME" ./mvnw -B -ntp -Pnullaway \
          -pl resilience-starter-core,resilience-starter-autoconfigure compile "$@"
        release_classes "$@"
+       # the contract kit's process kill (tag "process-kill", about 60 s a leg) runs on legs 1 and 2, one per Boot line
        # Boot 4.1.2's own Netty release is not served here: the newest 4.2 one that is; nor are the test
        # jars of its Kafka release (4.2.2) that spring-kafka-test's broker needs: those of 4.2.1 are
-       timed 3 env JAVA_HOME="$JAVA25_HOME" ./mvnw -B -ntp -Pboot4 -DexcludedGroups=failover,simulation,nemesis \
+       timed 3 env JAVA_HOME="$JAVA25_HOME" ./mvnw -B -ntp -Pboot4 -DexcludedGroups=failover,simulation,nemesis,process-kill \
          -Dspring-boot4.version=4.1.2 -Dnetty.version=4.2.18.Final -Dkafka.version=4.2.1 -pl "$BOOT4_MODULES" \
          verify "$@" ;;
     *) echo "unknown leg '$leg'" >&2; exit 2 ;;

@@ -1,24 +1,34 @@
 package io.github.resiliencestarter.micrometer;
 
+import io.github.resiliencestarter.circuit.CircuitObserver;
+import io.github.resiliencestarter.circuit.CircuitOutcome;
 import io.github.resiliencestarter.idempotent.IdempotencyObserver;
 import io.github.resiliencestarter.idempotent.IdempotencyOutcome;
 import io.github.resiliencestarter.retry.RetryObserver;
+import io.github.resiliencestarter.timeout.TimeoutObserver;
+import io.github.resiliencestarter.timeout.TimeoutOutcome;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
+import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Marks retries and idempotency outcomes as events on the current Micrometer observation, so a
- * tracing bridge shows them on the request's span ({@code resilience.retry},
- * {@code resilience.idempotent.replayed}, ...). Does nothing outside an observation.
+ * Marks retries, hedges, idempotency outcomes, timeouts and breaker refusals as events on the
+ * current Micrometer observation, so a tracing bridge shows them on the request's span
+ * ({@code resilience.retry}, {@code resilience.idempotent.replayed}, {@code resilience.timeout.timeout},
+ * {@code resilience.circuit-breaker.refused}, ...). Event names come from a fixed set: a meter
+ * handler counts each by name. Does nothing outside an observation.
  */
-public class ObservationEvents implements RetryObserver, IdempotencyObserver {
+public class ObservationEvents implements RetryObserver, IdempotencyObserver, TimeoutObserver, CircuitObserver {
 
     private static final Observation.Event RETRY = Observation.Event.of("resilience.retry",
             "a @Retry attempt failed and another follows");
 
     private static final Observation.Event HEDGE = Observation.Event.of("resilience.retry.hedge",
             "a @Retry attempt was slow and a parallel one started");
+
+    private static final Observation.Event REFUSED = Observation.Event.of("resilience.circuit-breaker.refused",
+            "a circuit breaker refused the call");
 
     private final ObservationRegistry registry;
 
@@ -44,6 +54,28 @@ public class ObservationEvents implements RetryObserver, IdempotencyObserver {
         Observation current = registry.getCurrentObservation();
         if (current != null) {
             current.event(HEDGE);
+        }
+    }
+
+    @Override
+    public void onOutcome(String operation, TimeoutOutcome outcome, long nanos) {
+        if (outcome == TimeoutOutcome.SUCCESS) {
+            return;
+        }
+        Observation current = registry.getCurrentObservation();
+        if (current != null) {
+            current.event(Observation.Event.of("resilience.timeout." + outcome.name().toLowerCase(Locale.ROOT)));
+        }
+    }
+
+    @Override
+    public void onCall(String circuit, CircuitOutcome outcome) {
+        if (outcome != CircuitOutcome.NOT_PERMITTED && outcome != CircuitOutcome.RAMP_REJECTED) {
+            return;
+        }
+        Observation current = registry.getCurrentObservation();
+        if (current != null) {
+            current.event(REFUSED);
         }
     }
 

@@ -41,7 +41,7 @@ public final class Retrier {
 
     private Retrier(Builder builder) {
         this.engine = new RetryEngine(builder.operation, builder.config, builder.time, builder.sleeper,
-                builder.random, builder.observer, builder.timeoutRuntime);
+                builder.random, builder.observer, builder.timeoutRuntime, builder.attemptTracing);
     }
 
     /**
@@ -138,6 +138,8 @@ public final class Retrier {
 
         private RetryObserver observer = RetryObserver.NOOP;
 
+        private AttemptTracing attemptTracing = AttemptTracing.NONE;
+
         private @Nullable TimeoutRuntime timeoutRuntime;
 
         private Builder(String operation, RetryConfig config) {
@@ -186,6 +188,17 @@ public final class Retrier {
          */
         public Builder observer(RetryObserver value) {
             this.observer = Objects.requireNonNull(value);
+            return this;
+        }
+
+        /**
+         * Gives each attempt a span of its own ({@link AttemptTracing#NONE} by default).
+         *
+         * @param value the attempts' tracing
+         * @return this builder
+         */
+        public Builder attemptTracing(AttemptTracing value) {
+            this.attemptTracing = Objects.requireNonNull(value);
             return this;
         }
 

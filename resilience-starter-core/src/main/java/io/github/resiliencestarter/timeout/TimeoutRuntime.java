@@ -125,7 +125,13 @@ public final class TimeoutRuntime implements AutoCloseable {
         return current;
     }
 
-    ContextPropagator propagator() {
+    /**
+     * What carries thread-bound state to the runtime's workers, for work the starter schedules
+     * elsewhere (a retry's delayed attempt, a hedge started by a timer).
+     *
+     * @return the propagator
+     */
+    public ContextPropagator propagator() {
         return propagator;
     }
 

@@ -2,11 +2,13 @@ package io.github.resiliencestarter.micrometer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.resiliencestarter.circuit.CircuitOutcome;
 import io.github.resiliencestarter.idempotent.IdempotencyOutcome;
 import io.github.resiliencestarter.retry.Retrier;
 import io.github.resiliencestarter.retry.RetryConfig;
 import io.github.resiliencestarter.retry.RetryableException;
 import io.github.resiliencestarter.retry.backoff.FixedBackOff;
+import io.github.resiliencestarter.timeout.TimeoutOutcome;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
@@ -52,5 +54,34 @@ class ObservationEventsTest {
         observer.onOutcome("ORDER_CREATE", IdempotencyOutcome.EXECUTED);
 
         assertThat(events).containsExactly("resilience.retry", "resilience.retry", "resilience.idempotent.replayed");
+    }
+
+    @Test
+    void O1_timeoutsAndBreakerRefusalsBecomeEventsAndSuccessesDoNot() {
+        List<String> events = new CopyOnWriteArrayList<>();
+        ObservationRegistry registry = ObservationRegistry.create();
+        registry.observationConfig().observationHandler(new ObservationHandler<>() {
+            @Override
+            public void onEvent(Observation.Event event, Observation.Context context) {
+                events.add(event.getName());
+            }
+
+            @Override
+            public boolean supportsContext(Observation.Context context) {
+                return true;
+            }
+        });
+        ObservationEvents observer = new ObservationEvents(registry);
+
+        Observation.createNotStarted("http.server.requests", registry).observe(() -> {
+            observer.onOutcome("Orders.create", TimeoutOutcome.SUCCESS, 10);
+            observer.onOutcome("Orders.create", TimeoutOutcome.TIMEOUT, 10);
+            observer.onOutcome("Orders.create", TimeoutOutcome.BUDGET_SPENT, 0);
+            observer.onCall("inventory", CircuitOutcome.SUCCESS);
+            observer.onCall("inventory", CircuitOutcome.NOT_PERMITTED);
+        });
+
+        assertThat(events).containsExactly("resilience.timeout.timeout", "resilience.timeout.budget_spent",
+                "resilience.circuit-breaker.refused");
     }
 }

@@ -4,12 +4,14 @@ import io.github.resiliencestarter.autoconfigure.ConditionalOnResilienceEnabled;
 import io.github.resiliencestarter.autoconfigure.ResilienceAutoConfiguration;
 import io.github.resiliencestarter.autoconfigure.http.OutboundProperties;
 import io.github.resiliencestarter.autoconfigure.web.TraceProperties;
+import io.github.resiliencestarter.context.TraceIdSource;
 import io.github.resiliencestarter.spring.grpc.DeadlineClientInterceptor;
 import io.github.resiliencestarter.spring.grpc.GrpcCallerScope;
 import io.github.resiliencestarter.spring.grpc.GrpcContextPropagator;
 import io.github.resiliencestarter.spring.grpc.GrpcPrincipal;
 import io.github.resiliencestarter.spring.grpc.GrpcRetryRules;
 import io.github.resiliencestarter.spring.grpc.TraceContextServerInterceptor;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -39,12 +41,14 @@ public class GrpcAutoConfiguration {
      * The server interceptor.
      *
      * @param trace the inbound cap
+     * @param tracerIds the tracer's trace ids, when a tracer runs
      * @return the interceptor
      */
     @Bean
     @ConditionalOnMissingBean
-    public TraceContextServerInterceptor traceContextServerInterceptor(TraceProperties trace) {
-        return serverInterceptor(trace);
+    public TraceContextServerInterceptor traceContextServerInterceptor(TraceProperties trace,
+            ObjectProvider<TraceIdSource> tracerIds) {
+        return serverInterceptor(trace, tracerIds);
     }
 
     /**
@@ -96,8 +100,9 @@ public class GrpcAutoConfiguration {
         return new GrpcRetryRules();
     }
 
-    private static TraceContextServerInterceptor serverInterceptor(TraceProperties trace) {
-        return new TraceContextServerInterceptor(trace.getMaxInboundBudget(), null);
+    private static TraceContextServerInterceptor serverInterceptor(TraceProperties trace,
+            ObjectProvider<TraceIdSource> tracerIds) {
+        return new TraceContextServerInterceptor(trace.getMaxInboundBudget(), tracerIds.getIfAvailable());
     }
 
     private static DeadlineClientInterceptor clientInterceptor(OutboundProperties outbound) {
@@ -117,13 +122,15 @@ public class GrpcAutoConfiguration {
          * The server interceptor, on every service Spring gRPC serves.
          *
          * @param trace the inbound cap
+         * @param tracerIds the tracer's trace ids, when a tracer runs
          * @return the interceptor
          */
         @Bean
         @ConditionalOnMissingBean
         @GlobalServerInterceptor
-        TraceContextServerInterceptor traceContextServerInterceptor(TraceProperties trace) {
-            return serverInterceptor(trace);
+        TraceContextServerInterceptor traceContextServerInterceptor(TraceProperties trace,
+                ObjectProvider<TraceIdSource> tracerIds) {
+            return serverInterceptor(trace, tracerIds);
         }
 
         /**

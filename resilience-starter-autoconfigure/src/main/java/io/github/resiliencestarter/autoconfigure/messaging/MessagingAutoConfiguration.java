@@ -2,6 +2,7 @@ package io.github.resiliencestarter.autoconfigure.messaging;
 
 import io.github.resiliencestarter.autoconfigure.ConditionalOnResilienceEnabled;
 import io.github.resiliencestarter.autoconfigure.ResilienceAutoConfiguration;
+import io.github.resiliencestarter.context.TraceIdSource;
 import io.github.resiliencestarter.messaging.MessageObserver;
 import io.github.resiliencestarter.spring.messaging.InboundMessageContext;
 import io.github.resiliencestarter.spring.messaging.kafka.KafkaListenerContextInterceptor;
@@ -41,15 +42,16 @@ public class MessagingAutoConfiguration {
      *
      * @param properties the bound properties
      * @param observers hear every dropped message (metrics)
+     * @param tracerIds the tracer's trace ids, when a tracer runs
      * @return the reader
      */
     @Bean
     @ConditionalOnMissingBean
     public InboundMessageContext inboundMessageContext(MessagingProperties properties,
-            ObjectProvider<MessageObserver> observers) {
+            ObjectProvider<MessageObserver> observers, ObjectProvider<TraceIdSource> tracerIds) {
         // looked up per drop (rare): the observers are often built from beans that are not yet there
         return properties.toInbound(destination -> observers.orderedStream().forEach(each -> each.onExpired(
-                destination)));
+                destination)), tracerIds.getIfAvailable());
     }
 
     /** RabbitMQ through Spring AMQP: every template and every listener container factory. */

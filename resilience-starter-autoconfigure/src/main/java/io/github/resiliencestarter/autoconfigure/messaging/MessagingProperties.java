@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.autoconfigure.messaging;
 
 import io.github.resiliencestarter.autoconfigure.PropertyChecks;
+import io.github.resiliencestarter.context.TraceIdSource;
 import io.github.resiliencestarter.messaging.MessageObserver;
 import io.github.resiliencestarter.spring.messaging.InboundMessageContext;
 import io.github.resiliencestarter.spring.messaging.OutboundMessageHeaders;
@@ -83,10 +84,11 @@ public class MessagingProperties implements Validator {
      * The reader of received messages these properties describe.
      *
      * @param observer told of dropped messages
+     * @param tracerIds the tracer's current trace id, which comes first, or {@code null} without a tracer
      * @return the reader
      */
-    public InboundMessageContext toInbound(MessageObserver observer) {
-        return new InboundMessageContext(maxBudget, defaultBudget, null, observer);
+    public InboundMessageContext toInbound(MessageObserver observer, @Nullable TraceIdSource tracerIds) {
+        return new InboundMessageContext(maxBudget, defaultBudget, tracerIds, observer);
     }
 
     @Override
@@ -96,6 +98,6 @@ public class MessagingProperties implements Validator {
 
     @Override
     public void validate(Object target, Errors errors) {
-        PropertyChecks.reportingTo(errors).check("", () -> toInbound(MessageObserver.NONE));
+        PropertyChecks.reportingTo(errors).check("", () -> toInbound(MessageObserver.NONE, null));
     }
 }

@@ -9,7 +9,9 @@ import io.github.resiliencestarter.idempotent.IdempotencyStoreDecorator;
 import io.github.resiliencestarter.idempotent.support.NearCacheIdempotencyStore;
 import io.github.resiliencestarter.micrometer.MeteredIdempotencyStore;
 import io.github.resiliencestarter.micrometer.ObservationEvents;
+import io.github.resiliencestarter.micrometer.ObservedAttempts;
 import io.github.resiliencestarter.micrometer.ResilienceMetrics;
+import io.github.resiliencestarter.retry.AttemptTracing;
 import io.github.resiliencestarter.retry.RetryConfigRegistry;
 import io.github.resiliencestarter.spring.actuate.ResilienceEndpoint;
 import io.github.resiliencestarter.spring.actuate.ResilienceReportSection;
@@ -108,7 +110,10 @@ public class ObservabilityAutoConfiguration {
         }
     }
 
-    /** Micrometer Observation: retries and idempotency outcomes as events on the current span. */
+    /**
+     * Micrometer Observation: each retry attempt an observation of its own; retries, hedges, idempotency
+     * outcomes, timeouts and breaker refusals as events on the current one.
+     */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = "io.micrometer.observation.ObservationRegistry")
     @ConditionalOnBean(ObservationRegistry.class)
@@ -124,6 +129,18 @@ public class ObservabilityAutoConfiguration {
         @ConditionalOnMissingBean
         ObservationEvents resilienceObservationEvents(ObservationRegistry registry) {
             return new ObservationEvents(registry);
+        }
+
+        /**
+         * Makes each {@code @Retry} attempt an observation: a span per attempt with a tracer.
+         *
+         * @param registry the observation registry
+         * @return the attempts' tracing
+         */
+        @Bean
+        @ConditionalOnMissingBean(AttemptTracing.class)
+        ObservedAttempts resilienceObservedAttempts(ObservationRegistry registry) {
+            return new ObservedAttempts(registry);
         }
     }
 

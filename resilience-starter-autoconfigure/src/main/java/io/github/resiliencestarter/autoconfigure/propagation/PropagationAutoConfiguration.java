@@ -2,6 +2,7 @@ package io.github.resiliencestarter.autoconfigure.propagation;
 
 import io.github.resiliencestarter.autoconfigure.ConditionalOnResilienceEnabled;
 import io.github.resiliencestarter.core.ContextPropagator;
+import io.github.resiliencestarter.micrometer.ContextSnapshotPropagator;
 import io.github.resiliencestarter.micrometer.TraceContextAccessor;
 import io.github.resiliencestarter.spring.jdbc.DeadlineBoundDataSourcePostProcessor;
 import io.github.resiliencestarter.spring.redis.DeadlineBoundRedisConnectionFactoryPostProcessor;
@@ -84,6 +85,18 @@ public class PropagationAutoConfiguration {
             TraceContextAccessor accessor = new TraceContextAccessor();
             ContextRegistry.getInstance().registerThreadLocalAccessor(accessor);
             return accessor;
+        }
+
+        /**
+         * Carries what context-propagation knows of (the current observation, and with it the
+         * tracer's span and its MDC entries) to the starter's workers and the task executors.
+         *
+         * @return the propagator
+         */
+        @Bean
+        @ConditionalOnMissingBean
+        ContextSnapshotPropagator contextSnapshotPropagator() {
+            return new ContextSnapshotPropagator();
         }
     }
 

@@ -5,6 +5,7 @@ import io.github.resiliencestarter.autoconfigure.ConditionalOnResilienceEnabled;
 import io.github.resiliencestarter.autoconfigure.ResilienceAutoConfiguration;
 import io.github.resiliencestarter.autoconfigure.timeout.TimeoutAutoConfiguration;
 import io.github.resiliencestarter.context.TimeSource;
+import io.github.resiliencestarter.retry.AttemptTracing;
 import io.github.resiliencestarter.retry.RetryConfigRegistry;
 import io.github.resiliencestarter.retry.RetryObserver;
 import io.github.resiliencestarter.retry.RetryRule;
@@ -91,7 +92,9 @@ public class RetryAutoConfiguration {
      * @param properties the bound properties
      * @param timeoutRuntime the runtime for per-attempt timeouts, when timeouts are enabled
      * @param observer hears retries, when one is defined
+     * @param generations the generations shared with the other tunable sources
      * @param beanFactory resolves placeholders in annotation values
+     * @param attemptTracing gives each attempt its span, when one is defined
      * @return the source
      */
     @Bean
@@ -100,11 +103,11 @@ public class RetryAutoConfiguration {
     public RetryOperationSource retryOperationSource(RetryConfigRegistry registry, RetrySafetyGate gate,
             RetryProperties properties, ObjectProvider<TimeoutRuntime> timeoutRuntime,
             ObjectProvider<RetryObserver> observer, OperationGenerations generations,
-            ConfigurableBeanFactory beanFactory) {
+            ConfigurableBeanFactory beanFactory, ObjectProvider<AttemptTracing> attemptTracing) {
         return new RetryOperationSource(registry, gate, properties.getMaxAttemptsCap(),
                 properties.effectiveJitterFactor(), timeoutRuntime.getIfAvailable(),
                 RetryObserver.composite(observer.orderedStream().toList()), new EmbeddedValueResolver(beanFactory),
-                generations);
+                generations, attemptTracing.getIfAvailable(() -> AttemptTracing.NONE));
     }
 
     /**

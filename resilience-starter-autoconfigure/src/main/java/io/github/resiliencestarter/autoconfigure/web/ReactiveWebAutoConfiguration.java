@@ -2,11 +2,13 @@ package io.github.resiliencestarter.autoconfigure.web;
 
 import io.github.resiliencestarter.autoconfigure.ConditionalOnResilienceEnabled;
 import io.github.resiliencestarter.autoconfigure.propagation.PropagationAutoConfiguration;
+import io.github.resiliencestarter.context.TraceIdSource;
 import io.github.resiliencestarter.spring.webflux.CallerScopeWebFilter;
 import io.github.resiliencestarter.spring.webflux.ReactiveRequest;
 import io.github.resiliencestarter.spring.webflux.ReactiveResilienceExceptionHandler;
 import io.github.resiliencestarter.spring.webflux.TraceContextWebFilter;
 import io.micrometer.context.ContextRegistry;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -36,15 +38,17 @@ public class ReactiveWebAutoConfiguration {
      *
      * @param properties the bound properties
      * @param problems what the filter's 504 problem's type begins with
+     * @param tracerIds the tracer's trace ids, when a tracer runs
      * @return the filter
      */
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnBooleanProperty(name = "resilience.trace.enabled", matchIfMissing = true)
-    public TraceContextWebFilter traceContextWebFilter(TraceProperties properties, ProblemsProperties problems) {
+    public TraceContextWebFilter traceContextWebFilter(TraceProperties properties, ProblemsProperties problems,
+            ObjectProvider<TraceIdSource> tracerIds) {
         ContextRegistry.getInstance().registerThreadLocalAccessor(new ReactiveRequest.Accessor());
         Hooks.enableAutomaticContextPropagation();
-        TraceContextWebFilter filter = new TraceContextWebFilter(properties.toInbound());
+        TraceContextWebFilter filter = new TraceContextWebFilter(properties.toInbound(tracerIds.getIfAvailable()));
         filter.setOrder(properties.getFilterOrder());
         filter.setProblemTypeBase(problems.getTypeBase());
         return filter;

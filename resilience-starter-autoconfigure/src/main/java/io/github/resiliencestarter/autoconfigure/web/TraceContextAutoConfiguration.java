@@ -1,11 +1,13 @@
 package io.github.resiliencestarter.autoconfigure.web;
 
 import io.github.resiliencestarter.autoconfigure.ConditionalOnResilienceEnabled;
+import io.github.resiliencestarter.context.TraceIdSource;
 import io.github.resiliencestarter.spring.web.CallerScopeFilter;
 import io.github.resiliencestarter.spring.web.RequestContextPropagator;
 import io.github.resiliencestarter.spring.web.RetryExhaustedMarker;
 import io.github.resiliencestarter.spring.web.TraceContextFilter;
 import io.github.resiliencestarter.spring.web.TraceMdcCleanup;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -32,14 +34,15 @@ public class TraceContextAutoConfiguration {
      *
      * @param properties the bound properties
      * @param problems what the filter's 504 problem's type begins with
+     * @param tracerIds the tracer's trace ids, when a tracer runs
      * @return the filter registration
      */
     @Bean
     @ConditionalOnMissingBean(TraceContextFilter.class)
     @ConditionalOnBooleanProperty(name = "resilience.trace.enabled", matchIfMissing = true)
     public FilterRegistrationBean<TraceContextFilter> traceContextFilter(TraceProperties properties,
-            ProblemsProperties problems) {
-        TraceContextFilter filter = new TraceContextFilter(properties.toInbound());
+            ProblemsProperties problems, ObjectProvider<TraceIdSource> tracerIds) {
+        TraceContextFilter filter = new TraceContextFilter(properties.toInbound(tracerIds.getIfAvailable()));
         filter.setOrder(properties.getFilterOrder());
         filter.setProblemTypeBase(problems.getTypeBase());
         FilterRegistrationBean<TraceContextFilter> registration = new FilterRegistrationBean<>(filter);

@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.autoconfigure.web;
 
 import io.github.resiliencestarter.autoconfigure.PropertyChecks;
+import io.github.resiliencestarter.context.TraceIdSource;
 import io.github.resiliencestarter.spring.web.InboundTraceContext;
 import io.github.resiliencestarter.spring.web.TraceContextFilter;
 import java.time.Duration;
@@ -83,15 +84,16 @@ public class TraceProperties implements Validator {
 
     @Override
     public void validate(Object target, Errors errors) {
-        PropertyChecks.reportingTo(errors).check("", this::toInbound);
+        PropertyChecks.reportingTo(errors).check("", () -> toInbound(null));
     }
 
     /**
      * The reader of inbound requests these properties describe, for either web stack.
      *
+     * @param tracerIds the tracer's current trace id, which comes first, or {@code null} without a tracer
      * @return the reader
      */
-    public InboundTraceContext toInbound() {
-        return new InboundTraceContext(maxInboundBudget, defaultBudget, null, acceptInboundBudget);
+    public InboundTraceContext toInbound(@Nullable TraceIdSource tracerIds) {
+        return new InboundTraceContext(maxInboundBudget, defaultBudget, tracerIds, acceptInboundBudget);
     }
 }

@@ -85,7 +85,7 @@ class RabbitAdaptersAutoConfigurationTest {
     @Test
     void anApplicationsOwnAdviceBeanReplacesTheStartersAndIsTheOneAdded() {
         RabbitListenerContextAdvice own = new RabbitListenerContextAdvice(
-                new MessagingProperties().toInbound(destination -> { }));
+                new MessagingProperties().toInbound(destination -> { }, null));
         runner.withBean("ownAdvice", RabbitListenerContextAdvice.class, () -> own).run(context -> {
             assertThat(context).hasSingleBean(RabbitListenerContextAdvice.class);
             assertThat(context.getBean(SimpleRabbitListenerContainerFactory.class).getAdviceChain()[0]).isSameAs(own);

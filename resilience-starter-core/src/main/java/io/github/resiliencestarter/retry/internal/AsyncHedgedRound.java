@@ -1,6 +1,5 @@
 package io.github.resiliencestarter.retry.internal;
 
-import com.alibaba.ttl.TtlRunnable;
 import io.github.resiliencestarter.context.CancelMark;
 import io.github.resiliencestarter.context.Deadline;
 import io.github.resiliencestarter.core.Causes;
@@ -67,8 +66,8 @@ final class AsyncHedgedRound<T> {
         if (!round.hasHedgesLeft(call.attempts)) {
             return;
         }
-        // TTL carries the trace context and MDC to the scheduler's thread, and from there to the worker
-        CompletableFuture.delayedExecutor(delay, TimeUnit.NANOSECONDS).execute(TtlRunnable.get(() -> hedgeDue(delay)));
+        // carried to the scheduler's thread, and from there, by the offload, to the worker
+        CompletableFuture.delayedExecutor(delay, TimeUnit.NANOSECONDS).execute(engine.carried(() -> hedgeDue(delay)));
     }
 
     private void hedgeDue(long delay) {

@@ -1,6 +1,5 @@
 package io.github.resiliencestarter.retry.internal;
 
-import com.alibaba.ttl.TtlRunnable;
 import io.github.resiliencestarter.context.CancelMark;
 import io.github.resiliencestarter.context.Deadline;
 import io.github.resiliencestarter.context.TraceContext;
@@ -152,8 +151,8 @@ public final class AsyncRetry<T> {
         }
         engine.observer.onRetry(engine.operation, attempt + 1, failure, decision.delay());
         previousDelay = decision.delay();
-        // the wait is a scheduled task, not a parked thread; TTL carries the MDC and other TTL values
+        // the wait is a scheduled task, not a parked thread, which carries what is thread-bound here
         CompletableFuture.delayedExecutor(decision.delay(), TimeUnit.NANOSECONDS)
-                .execute(TtlRunnable.get(() -> attempt(attempt + 1)));
+                .execute(engine.carried(() -> attempt(attempt + 1)));
     }
 }

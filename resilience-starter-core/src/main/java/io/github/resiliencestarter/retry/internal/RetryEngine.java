@@ -1,5 +1,6 @@
 package io.github.resiliencestarter.retry.internal;
 
+import com.alibaba.ttl.TtlRunnable;
 import io.github.resiliencestarter.context.CancelMark;
 import io.github.resiliencestarter.context.Deadline;
 import io.github.resiliencestarter.context.FailedTargets;
@@ -10,8 +11,10 @@ import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.context.TraceScope;
 import io.github.resiliencestarter.core.Causes;
 import io.github.resiliencestarter.core.CheckedCallable;
+import io.github.resiliencestarter.core.ContextPropagator;
 import io.github.resiliencestarter.core.DurationEstimate;
 import io.github.resiliencestarter.retry.AttemptTimeoutException;
+import io.github.resiliencestarter.retry.AttemptTracing;
 import io.github.resiliencestarter.retry.HedgePolicy;
 import io.github.resiliencestarter.retry.Retrier;
 import io.github.resiliencestarter.retry.RetryConfig;
@@ -67,6 +70,11 @@ public final class RetryEngine {
     /** Runs the attempts of a hedged call side by side; {@code null} when the config does not hedge. */
     private final @Nullable TimeoutRuntime hedgeRuntime;
 
+    private final AttemptTracing attemptTracing;
+
+    /** Carries thread-bound state (an observation, a security context) to delayed attempts and hedges. */
+    private final ContextPropagator propagator;
+
     /** The operation's latency percentile, when hedges follow it. */
     final @Nullable DurationEstimate latency;
 
@@ -81,10 +89,13 @@ public final class RetryEngine {
      * @param observer who hears retries and outcomes
      * @param timeoutRuntime the runtime of per-attempt timeouts and hedges; required when the
      *     config sets either
+     * @param attemptTracing gives each attempt its span
      */
     public RetryEngine(String operation, RetryConfig config, TimeSource time, Sleeper sleeper,
-            @Nullable RandomGenerator random, RetryObserver observer, @Nullable TimeoutRuntime timeoutRuntime) {
+            @Nullable RandomGenerator random, RetryObserver observer, @Nullable TimeoutRuntime timeoutRuntime,
+            AttemptTracing attemptTracing) {
         this.operation = operation;
+        this.attemptTracing = attemptTracing;
         this.config = config;
         this.time = time;
         this.sleeper = sleeper;
@@ -106,6 +117,7 @@ public final class RetryEngine {
                     + "the parallel attempts");
         }
         this.hedgeRuntime = hedge != null ? timeoutRuntime : null;
+        this.propagator = timeoutRuntime != null ? timeoutRuntime.propagator() : ContextPropagator.NONE;
         this.latency = hedge != null ? hedge.newEstimate() : null;
     }
 
@@ -165,12 +177,14 @@ public final class RetryEngine {
     <T extends @Nullable Object> T runAttempt(CheckedCallable<T> work, TraceContext outer, int attempt,
             @Nullable CancelMark mark) throws Throwable {
         TraceContext context = attemptContext(outer, attempt, mark);
+        CheckedCallable<T> traced = attemptTracing == AttemptTracing.NONE ? work
+                : () -> attemptTracing.traced(operation, attempt, work);
         if (attemptGuard == null) {
-            return TraceContextHolder.callWithin(context, work);
+            return TraceContextHolder.callWithin(context, traced);
         }
         try (TraceScope scope = TraceContextHolder.open(context)) {
             try {
-                return attemptGuard.call(work);
+                return attemptGuard.call(traced);
             } catch (DeadlineExceededException ex) {
                 Deadline deadline = outer.deadline();
                 if (deadline != null && deadline.isExpired()) {
@@ -185,11 +199,13 @@ public final class RetryEngine {
     <T> CompletableFuture<T> startAttempt(CheckedCallable<? extends CompletionStage<T>> work, TraceContext outer,
             int attempt, @Nullable CancelMark mark) {
         try (TraceScope scope = TraceContextHolder.open(attemptContext(outer, attempt, mark))) {
+            CheckedCallable<? extends CompletionStage<T>> traced = attemptTracing == AttemptTracing.NONE ? work
+                    : () -> attemptTracing.tracedAsync(operation, attempt, work);
             if (attemptGuard == null) {
-                return work.call().toCompletableFuture();
+                return traced.call().toCompletableFuture();
             }
             TimeoutGuard guard = attemptGuard;
-            return guard.callAsync(work).exceptionallyCompose(failure -> {
+            return guard.callAsync(traced).exceptionallyCompose(failure -> {
                 Throwable cause = Causes.unwrapAsync(failure);
                 Deadline deadline = outer.deadline();
                 if (cause instanceof DeadlineExceededException ex && (deadline == null || !deadline.isExpired())) {
@@ -201,6 +217,19 @@ public final class RetryEngine {
         } catch (Throwable ex) {
             return CompletableFuture.failedFuture(ex);
         }
+    }
+
+    /**
+     * {@code task}, to run later on another thread with what is thread-bound here: the trace
+     * context and the MDC (TTL) and what the runtime's propagator carries.
+     */
+    Runnable carried(Runnable task) {
+        ContextPropagator.Restorer restorer = propagator.capture();
+        return TtlRunnable.get(() -> {
+            try (ContextPropagator.Restorer.Scope restored = restorer.restore()) {
+                task.run();
+            }
+        });
     }
 
     private static TraceContext attemptContext(TraceContext outer, int attempt, @Nullable CancelMark mark) {

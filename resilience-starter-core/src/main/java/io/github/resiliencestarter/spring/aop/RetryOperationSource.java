@@ -1,6 +1,7 @@
 package io.github.resiliencestarter.spring.aop;
 
 import io.github.resiliencestarter.annotation.Retry;
+import io.github.resiliencestarter.retry.AttemptTracing;
 import io.github.resiliencestarter.retry.HedgePolicy;
 import io.github.resiliencestarter.retry.Retrier;
 import io.github.resiliencestarter.retry.RetryConfig;
@@ -42,6 +43,8 @@ public class RetryOperationSource extends AnnotatedOperationSource<Retry, RetryO
 
     private final @Nullable TimeoutRuntime timeoutRuntime;
 
+    private final AttemptTracing attemptTracing;
+
     private final RetryObserver observer;
 
     private final StringValueResolver placeholders;
@@ -61,7 +64,7 @@ public class RetryOperationSource extends AnnotatedOperationSource<Retry, RetryO
             double defaultJitterFactor, @Nullable TimeoutRuntime timeoutRuntime, RetryObserver observer,
             StringValueResolver placeholders) {
         this(registry, safetyGate, maxAttemptsCap, defaultJitterFactor, timeoutRuntime, observer, placeholders,
-                new OperationGenerations());
+                new OperationGenerations(), AttemptTracing.NONE);
     }
 
     /**
@@ -76,11 +79,13 @@ public class RetryOperationSource extends AnnotatedOperationSource<Retry, RetryO
      * @param observer hears retries and outcomes
      * @param placeholders resolves {@code ${...}} in annotation values
      * @param generations the generations shared with the other tunable sources
+     * @param attemptTracing gives each attempt its span
      */
     public RetryOperationSource(RetryConfigRegistry registry, RetrySafetyGate safetyGate, int maxAttemptsCap,
             double defaultJitterFactor, @Nullable TimeoutRuntime timeoutRuntime, RetryObserver observer,
-            StringValueResolver placeholders, OperationGenerations generations) {
+            StringValueResolver placeholders, OperationGenerations generations, AttemptTracing attemptTracing) {
         super(Retry.class, generations);
+        this.attemptTracing = attemptTracing;
         this.settings = new Settings(registry, maxAttemptsCap, defaultJitterFactor);
         this.safetyGate = safetyGate;
         this.timeoutRuntime = timeoutRuntime;
@@ -180,7 +185,7 @@ public class RetryOperationSource extends AnnotatedOperationSource<Retry, RetryO
         Class<?> owner = targetClass != null ? targetClass : method.getDeclaringClass();
         FallbackMethod fallback = FallbackMethod.resolve("@Retry", annotation.fallbackMethod(), method, owner);
         Retrier retrier = Retrier.builder(name, policy.build()).observer(observer).timeoutRuntime(timeoutRuntime)
-                .build();
+                .attemptTracing(attemptTracing).build();
         boolean declaredOnly = RetrySafetyGate.declaredRepeatSafe(annotation)
                 && !safetyGate.isProvenSafe(method, annotation);
         return new RetryOperation(name, retrier, fallback, declaredOnly,

@@ -17,8 +17,9 @@ import org.slf4j.LoggerFactory;
  * Reads an inbound request's trace context from its headers, the same way for servlet and reactive
  * servers.
  *
- * <p>Trace id: a valid {@code X-Trace-Id}, else the W3C {@code traceparent} trace-id, else the
- * tracer's current span (when one is plugged in), else a new one. Budget: the smallest valid of
+ * <p>Trace id: the tracer's current span's (when a tracer is plugged in and a span is current:
+ * one request, one id), else a valid {@code X-Trace-Id}, else the W3C {@code traceparent}
+ * trace-id, else a new one. Budget: the smallest valid of
  * {@code X-Timeout-Budget-Ms}, {@code grpc-timeout} and {@code x-envoy-expected-rq-timeout-ms},
  * capped, anchored at the moment of reading (call it first thing).
  */
@@ -89,6 +90,13 @@ public final class InboundTraceContext {
     }
 
     private String traceId(Function<String, @Nullable String> header) {
+        if (currentSpanTraceId != null) {
+            // the tracer read the request's own propagation headers: its id is the request's
+            String fromSpan = currentSpanTraceId.get();
+            if (fromSpan != null && TraceIds.isValid(fromSpan)) {
+                return fromSpan;
+            }
+        }
         String given = header.apply(ResilienceHeaders.TRACE_ID);
         if (given != null && TraceIds.isValid(given)) {
             return given;
@@ -99,12 +107,6 @@ public final class InboundTraceContext {
         String fromTraceparent = TraceIds.fromTraceparent(header.apply(ResilienceHeaders.TRACEPARENT));
         if (fromTraceparent != null) {
             return fromTraceparent;
-        }
-        if (currentSpanTraceId != null) {
-            String fromSpan = currentSpanTraceId.get();
-            if (TraceIds.isValid(fromSpan)) {
-                return fromSpan;
-            }
         }
         return TraceIds.generate();
     }

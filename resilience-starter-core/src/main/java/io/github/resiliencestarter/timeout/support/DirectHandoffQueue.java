@@ -22,10 +22,13 @@ import org.jspecify.annotations.Nullable;
  * longest (a {@code LinkedTransferQueue}, a fair {@code SynchronousQueue}) rotates the load over
  * every worker, so at about one task a second none of them is ever idle long enough to end.
  *
- * <p>Why not a (non-fair) {@code SynchronousQueue}: on Java 17 its waiting side spins before it
- * parks, and on a machine of two cores the spinning worker takes the CPU the caller needs to hand
- * over and to wake up (about 4 µs per OFFLOAD call in {@code OffloadDefaultsBenchmark}). Workers
- * here park at once.
+ * <p>A worker that comes back for a task first checks its slot {@value #SPINS} times with a pause
+ * hint (about 3 to 5 µs on the project's machine), then parks. A caller that offloads call after
+ * call offers its next task within that window, so the worker takes it without being parked and
+ * woken: parking at once cost about 4.5 µs per OFFLOAD call (docs/benchmarks.md, issue 47). The
+ * window is bounded and short: unlike a (non-fair) {@code SynchronousQueue} on Java 17, whose
+ * waiting side spins long enough to take the CPU a caller on a machine of two cores needs to hand
+ * over and to wake up (about 4 µs per call in {@code OffloadDefaultsBenchmark}).
  *
  * <p>{@link #put} is not supported: waiting without bound for a worker is what the executor's
  * rejection is there to avoid, so a rejection handler that blocks the caller through
@@ -34,6 +37,9 @@ import org.jspecify.annotations.Nullable;
  * interrupt flag set, as its inherited signature admits no {@code InterruptedException}.
  */
 public final class DirectHandoffQueue extends AbstractQueue<Runnable> implements BlockingQueue<Runnable> {
+
+    /** Checks of its slot a worker makes, with a pause hint, before it parks. */
+    static final int SPINS = 128;
 
     /** How often a timed offer looks again for a worker that began to wait. */
     private static final long OFFER_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
@@ -118,6 +124,7 @@ public final class DirectHandoffQueue extends AbstractQueue<Runnable> implements
         Waiter waiter = new Waiter();
         waiters.addFirst(waiter);
         long deadline = System.nanoTime() + nanos;
+        int spins = SPINS;
         while (true) {
             Object handed = waiter.slot.get();
             if (handed != null) {
@@ -138,6 +145,12 @@ public final class DirectHandoffQueue extends AbstractQueue<Runnable> implements
                     Thread.currentThread().interrupt();
                 }
                 return (Runnable) waiter.slot.get();
+            }
+            if (spins > 0) {
+                // a caller offloading call after call hands its next task over within these checks
+                spins--;
+                Thread.onSpinWait();
+                continue;
             }
             if (timed) {
                 LockSupport.parkNanos(this, left);

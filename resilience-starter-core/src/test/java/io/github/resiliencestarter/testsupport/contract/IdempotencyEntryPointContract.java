@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -36,6 +37,9 @@ public abstract class IdempotencyEntryPointContract {
 
     /** A body larger than the limit of every {@link EntryPointCapability#BODY_LIMIT} entry point under test. */
     public static final int OVERSIZED_BYTES = 256 * 1024;
+
+    /** The tag of the case that kills a second process: about 10 s each, so not on every leg. */
+    public static final String PROCESS_KILL = "process-kill";
 
     /** The deadline of the request whose process is killed: its lease lapses a margin after it. */
     private static final Duration KILLED_CALLERS_BUDGET = Duration.ofSeconds(3);
@@ -261,6 +265,7 @@ public abstract class IdempotencyEntryPointContract {
 
     @ParameterizedTest(name = "{0}", allowZeroInvocations = true)
     @MethodSource("killable")
+    @Tag(PROCESS_KILL)
     void I6_aDuplicateAfterTheFirstsProcessWasKilledMidWorkRunsOnceItsLeaseLapsedAndTakesEffectOnce(
             EntryPoint entryPoint) {
         Class<?> application = Objects.requireNonNull(application(), "a killable entry point needs application()");

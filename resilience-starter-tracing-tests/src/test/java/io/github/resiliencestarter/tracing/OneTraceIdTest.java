@@ -1,0 +1,127 @@
+package io.github.resiliencestarter.tracing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import brave.handler.MutableSpan;
+import com.sun.net.httpserver.HttpServer;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+/**
+ * Issue 48, item 1: in an application traced with Micrometer Tracing (Brave, every request
+ * sampled), one request has one trace id: the tracer's, in the MDC, in the starter's context and
+ * {@code X-Trace-Id}, on a timeout worker, and downstream in the tracer's own {@code traceparent}.
+ */
+@SpringBootTest(classes = TracedApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {"management.tracing.sampling.probability=1.0",
+            // Boot 3.5's tests switch tracing off unless asked (Boot 4's do so only with its tracing test module)
+            "spring.test.observability.auto-configure=true"})
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class OneTraceIdTest {
+
+    private static final String TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    private final List<Map<String, List<String>>> downstreamHeaders = new CopyOnWriteArrayList<>();
+
+    private HttpServer downstream;
+
+    @LocalServerPort
+    private int port;
+
+    @BeforeAll
+    void startDownstream() throws Exception {
+        downstream = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        downstream.createContext("/stock", exchange -> {
+            downstreamHeaders.add(Map.copyOf(exchange.getRequestHeaders()));
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
+        downstream.start();
+    }
+
+    @AfterAll
+    void stopDownstream() {
+        downstream.stop(0);
+    }
+
+    private HttpResponse<String> get(String path, String... headers) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path));
+        if (headers.length > 0) {
+            request.headers(headers);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static String traceIdOf(String traceparent) {
+        return traceparent.split("-")[1];
+    }
+
+    @Test
+    void aPlainRequestHasTheTracersTraceIdEverywhere() throws Exception {
+        HttpResponse<String> answer = get("/plain");
+
+        String id = answer.headers().firstValue("X-Trace-Id").orElseThrow();
+        assertThat(answer.body()).contains("\"tracer\":\"" + id + "\"", "\"mdc\":\"" + id + "\"",
+                "\"starter\":\"" + id + "\"");
+    }
+
+    @Test
+    void aRequestCarryingATraceparentKeepsItsTraceIdEverywhere() throws Exception {
+        HttpResponse<String> answer = get("/plain", "traceparent", "00-" + TRACE_ID + "-00f067aa0ba902b7-01");
+
+        assertThat(answer.headers().firstValue("X-Trace-Id")).contains(TRACE_ID);
+        assertThat(answer.body()).contains("\"tracer\":\"" + TRACE_ID + "\"", "\"mdc\":\"" + TRACE_ID + "\"",
+                "\"starter\":\"" + TRACE_ID + "\"");
+    }
+
+    @Test
+    void onATimeoutWorkerTheSpanIsCurrentAndTheDownstreamCallContinuesTheTrace() throws Exception {
+        downstreamHeaders.clear();
+        String target = "http://127.0.0.1:" + downstream.getAddress().getPort() + "/stock";
+
+        HttpResponse<String> answer = get("/offloaded?downstream=" + target);
+
+        assertThat(answer.statusCode()).isEqualTo(200);
+        String id = answer.headers().firstValue("X-Trace-Id").orElseThrow();
+        assertThat(answer.body()).contains("\"tracer\":\"" + id + "\"", "\"mdc\":\"" + id + "\"",
+                "\"starter\":\"" + id + "\"");
+        assertThat(downstreamHeaders).hasSize(1);
+        Map<String, List<String>> sent = downstreamHeaders.get(0);
+        assertThat(sent.get("Traceparent")).as("the tracer's own propagation, downstream, among %s", sent.keySet()).isNotNull();
+        assertThat(traceIdOf(sent.get("Traceparent").get(0))).isEqualTo(id);
+        assertThat(sent.get("X-trace-id")).containsExactly(id);
+    }
+
+    @Test
+    void eachRetryAttemptIsASpanOfItsOwnUnderTheRequestsSpan() throws Exception {
+        HttpResponse<String> answer = get("/retried");
+
+        assertThat(answer.statusCode()).isEqualTo(200);
+        String id = answer.headers().firstValue("X-Trace-Id").orElseThrow();
+        List<MutableSpan> attempts = TracedApplication.FINISHED.spans.stream()
+                .filter(span -> id.equals(span.traceId()) && span.tag("resilience.retry.attempt") != null)
+                .sorted(Comparator.comparing(span -> span.tag("resilience.retry.attempt"))).toList();
+        assertThat(attempts).extracting(span -> span.tag("resilience.retry.attempt")).containsExactly("1", "2", "3");
+        assertThat(attempts).extracting(span -> span.tag("http.request.resend_count"))
+                .containsExactly(null, "1", "2");
+        assertThat(attempts).extracting(span -> span.error() != null || span.tag("error") != null)
+                .containsExactly(true, true, false);
+        assertThat(attempts).extracting(MutableSpan::parentId).as("children of one span").containsOnly(
+                attempts.get(0).parentId()).doesNotContainNull();
+    }
+}

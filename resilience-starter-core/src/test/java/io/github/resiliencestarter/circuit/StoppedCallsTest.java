@@ -86,6 +86,19 @@ class StoppedCallsTest {
         };
     }
 
+    /** Interrupts the calling thread, from another, once the first attempt has started. */
+    private CompletableFuture<Void> interruptThisThreadOnceTheFirstAttemptRuns() {
+        Thread caller = Thread.currentThread();
+        return CompletableFuture.runAsync(() -> {
+            try {
+                firstAttemptRuns.await(GENEROUS_SECONDS, TimeUnit.SECONDS);
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+            caller.interrupt();
+        });
+    }
+
     private void awaitBothJudged() throws InterruptedException {
         assertThat(judged.await(GENEROUS_SECONDS, TimeUnit.SECONDS)).as("both attempts judged").isTrue();
     }
@@ -107,15 +120,7 @@ class StoppedCallsTest {
         // no hedge comes before the caller gives up
         Retrier retrier = hedgedAfter(60_000);
         CheckedCallable<String> work = firstAttemptHangs();
-        Thread caller = Thread.currentThread();
-        CompletableFuture<Void> interrupter = CompletableFuture.runAsync(() -> {
-            try {
-                firstAttemptRuns.await(GENEROUS_SECONDS, TimeUnit.SECONDS);
-            } catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-            }
-            caller.interrupt();
-        });
+        CompletableFuture<Void> interrupter = interruptThisThreadOnceTheFirstAttemptRuns();
 
         Throwable failure = catchThrowable(() -> retrier.call(() -> breaker.call(work)));
         boolean wasInterrupted = Thread.interrupted();
@@ -160,15 +165,7 @@ class StoppedCallsTest {
                 TimeoutConfig.custom().timeout(Duration.ofSeconds(GENEROUS_SECONDS)).mode(TimeoutMode.OFFLOAD).build(),
                 RUNTIME);
         CheckedCallable<String> work = firstAttemptHangs();
-        Thread caller = Thread.currentThread();
-        CompletableFuture<Void> interrupter = CompletableFuture.runAsync(() -> {
-            try {
-                firstAttemptRuns.await(GENEROUS_SECONDS, TimeUnit.SECONDS);
-            } catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-            }
-            caller.interrupt();
-        });
+        CompletableFuture<Void> interrupter = interruptThisThreadOnceTheFirstAttemptRuns();
 
         Throwable failure = catchThrowable(() -> timeout.call(() -> breaker.call(work)));
         Thread.interrupted();

@@ -24,18 +24,7 @@ class ObservationEventsTest {
     @Test
     void O1_retriesAndReplaysBecomeEventsOnTheCurrentObservation() throws Throwable {
         List<String> events = new CopyOnWriteArrayList<>();
-        ObservationRegistry registry = ObservationRegistry.create();
-        registry.observationConfig().observationHandler(new ObservationHandler<>() {
-            @Override
-            public void onEvent(Observation.Event event, Observation.Context context) {
-                events.add(event.getName());
-            }
-
-            @Override
-            public boolean supportsContext(Observation.Context context) {
-                return true;
-            }
-        });
+        ObservationRegistry registry = recordingEvents(events);
         ObservationEvents observer = new ObservationEvents(registry);
         Retrier retrier = Retrier.builder("Orders.create", RetryConfig.custom()
                 .backOff(new FixedBackOff(Duration.ofMillis(1))).build()).observer(observer).build();
@@ -59,18 +48,7 @@ class ObservationEventsTest {
     @Test
     void O1_timeoutsAndBreakerRefusalsBecomeEventsAndSuccessesDoNot() {
         List<String> events = new CopyOnWriteArrayList<>();
-        ObservationRegistry registry = ObservationRegistry.create();
-        registry.observationConfig().observationHandler(new ObservationHandler<>() {
-            @Override
-            public void onEvent(Observation.Event event, Observation.Context context) {
-                events.add(event.getName());
-            }
-
-            @Override
-            public boolean supportsContext(Observation.Context context) {
-                return true;
-            }
-        });
+        ObservationRegistry registry = recordingEvents(events);
         ObservationEvents observer = new ObservationEvents(registry);
 
         Observation.createNotStarted("http.server.requests", registry).observe(() -> {
@@ -83,5 +61,22 @@ class ObservationEventsTest {
 
         assertThat(events).containsExactly("resilience.timeout.timeout", "resilience.timeout.budget_spent",
                 "resilience.circuit-breaker.refused");
+    }
+
+    /** A registry whose one handler records the name of every event. */
+    private static ObservationRegistry recordingEvents(List<String> events) {
+        ObservationRegistry registry = ObservationRegistry.create();
+        registry.observationConfig().observationHandler(new ObservationHandler<>() {
+            @Override
+            public void onEvent(Observation.Event event, Observation.Context context) {
+                events.add(event.getName());
+            }
+
+            @Override
+            public boolean supportsContext(Observation.Context context) {
+                return true;
+            }
+        });
+        return registry;
     }
 }

@@ -89,6 +89,8 @@ final class ReactorResults {
             // context: give the method's Mono the governed context (deadline, attempt), not none
             subscribed = subscribed.contextWrite(reactor -> reactor.put(TraceContextAccessor.KEY, current));
         }
-        return subscribed.toFuture();
+        // subscribed here, outside the subscriber's chain: capture what context-propagation knows of
+        // (the current observation, and with it the tracer's span) so the method's operators see it
+        return subscribed.contextCapture().toFuture();
     }
 }

@@ -1,5 +1,6 @@
 package io.github.resiliencestarter.core;
 
+import com.alibaba.ttl.TtlRunnable;
 import java.util.List;
 
 /**
@@ -22,6 +23,24 @@ public interface ContextPropagator {
      * @return something that can install the captured state on another thread
      */
     Restorer capture();
+
+    /**
+     * {@code task}, to run later on another thread with what is thread-bound here: the trace
+     * context and the MDC (TTL) and what this propagator captures now.
+     *
+     * @param task the task
+     * @return the task, carrying this thread's state to the thread that runs it
+     */
+    default Runnable carry(Runnable task) {
+        Restorer restorer = capture();
+        Runnable withState = restorer == Restorer.NOTHING ? task : () -> {
+            try (Restorer.Scope restored = restorer.restore()) {
+                task.run();
+            }
+        };
+        // idempotent: a task that is already a TTL wrapper keeps its own capture
+        return TtlRunnable.get(withState, false, true);
+    }
 
     /**
      * Combines several propagators into one that captures all of them in order.

@@ -1,6 +1,5 @@
 package io.github.resiliencestarter.idempotent;
 
-import com.alibaba.ttl.TtlRunnable;
 import io.github.resiliencestarter.context.IdempotentExecution;
 import io.github.resiliencestarter.context.TraceContext;
 import io.github.resiliencestarter.context.TraceContextHolder;
@@ -103,8 +102,8 @@ final class AsyncIdempotentCall<T> {
             }
             case REPLAY -> result.complete(executor.replay(call, existing, onReplay));
             case KEY_REUSED, REJECT -> throw executor.refusal(call, step, existing);
-            // a scheduled poll, not a parked thread; TTL carries the MDC and other TTL values
-            case WAIT -> executor.waits.schedule(TtlRunnable.get(this::pollAgain), progress.waitMillis());
+            // a scheduled poll, not a parked thread, carrying the caller's state: the poll may start work
+            case WAIT -> executor.waits.schedule(executor.propagator.carry(this::pollAgain), progress.waitMillis());
             case CLAIM_AGAIN -> claim();
         }
     }

@@ -5,6 +5,7 @@ import io.github.resiliencestarter.context.IdempotentExecution;
 import io.github.resiliencestarter.context.TimeSource;
 import io.github.resiliencestarter.core.Causes;
 import io.github.resiliencestarter.core.CheckedCallable;
+import io.github.resiliencestarter.core.ContextPropagator;
 import io.github.resiliencestarter.core.Results;
 import io.github.resiliencestarter.core.Scheduler;
 import io.github.resiliencestarter.core.Stages;
@@ -65,6 +66,9 @@ public final class IdempotentExecutor {
     /** Where a waiting duplicate waits: its polls (asynchronous) or its sleeps (blocking). */
     final Scheduler waits;
 
+    /** Carries the caller's thread-bound state to an asynchronous wait's polls, where work may start. */
+    final ContextPropagator propagator;
+
     private final RetryAfterEstimate retryAfter;
 
     /** Enforced or only observed, per operation name; decided per call on its stored key. */
@@ -92,6 +96,7 @@ public final class IdempotentExecutor {
         }
         this.retryAfter = new RetryAfterEstimate(time);
         this.rollouts = builder.rollouts;
+        this.propagator = builder.propagator;
     }
 
     /**
@@ -508,6 +513,8 @@ public final class IdempotentExecutor {
 
         private @Nullable Scheduler scheduler;
 
+        private ContextPropagator propagator = ContextPropagator.NONE;
+
         private Builder(IdempotencyStore store, ResponseCodec codec) {
             this.store = Objects.requireNonNull(store, "store");
             this.codec = Objects.requireNonNull(codec, "codec");
@@ -568,6 +575,18 @@ public final class IdempotentExecutor {
          */
         public Builder rollouts(Rollouts value) {
             this.rollouts = Objects.requireNonNull(value, "rollouts");
+            return this;
+        }
+
+        /**
+         * @param value carries thread-bound state (a tracer's span, a security context) from the
+         *     caller of an asynchronous execution to the polls of its wait, where a duplicate whose
+         *     first owner gave the key up starts its own work; the trace context and the MDC travel
+         *     without it (TTL); nothing else by default
+         * @return this builder
+         */
+        public Builder contextPropagator(ContextPropagator value) {
+            this.propagator = Objects.requireNonNull(value, "propagator");
             return this;
         }
 

@@ -21,14 +21,17 @@ import org.jspecify.annotations.Nullable;
  */
 public class ObservationEvents implements RetryObserver, IdempotencyObserver, TimeoutObserver, CircuitObserver {
 
-    private static final Observation.Event RETRY = Observation.Event.of("resilience.retry",
-            "a @Retry attempt failed and another follows");
+    // a tracing handler names the span event by the contextual name, a meter handler its counter by
+    // the name: one string for both, so a trace and a dashboard say the same thing
 
-    private static final Observation.Event HEDGE = Observation.Event.of("resilience.retry.hedge",
-            "a @Retry attempt was slow and a parallel one started");
+    /** A {@code @Retry} attempt failed and another follows. */
+    private static final Observation.Event RETRY = Observation.Event.of("resilience.retry");
 
-    private static final Observation.Event REFUSED = Observation.Event.of("resilience.circuit-breaker.refused",
-            "a circuit breaker refused the call");
+    /** A {@code @Retry} attempt was slow and a parallel one started. */
+    private static final Observation.Event HEDGE = Observation.Event.of("resilience.retry.hedge");
+
+    /** A circuit breaker refused the call. */
+    private static final Observation.Event REFUSED = Observation.Event.of("resilience.circuit-breaker.refused");
 
     private final ObservationRegistry registry;
 

@@ -136,5 +136,11 @@ abstract class OneTraceIdContract {
         assertThat(attempts).extracting(FinishedSpan::failed).containsExactly(true, true, false);
         assertThat(attempts).extracting(FinishedSpan::parentId).as("children of one span").containsOnly(
                 attempts.get(0).parentId()).doesNotContainNull();
+        // the decisions between the attempts are events on the span the attempts belong to
+        FinishedSpan parent = FinishedSpans.await(span -> span.id().equals(attempts.get(0).parentId()));
+        List<String> parentEvents = parent.events().stream().filter(event -> event.startsWith("resilience.")).toList();
+        assertThat(parentEvents).as("among the trace's spans %s", FinishedSpans.ALL.stream()
+                .filter(span -> id.equals(span.traceId())).toList())
+                .containsExactly("resilience.retry", "resilience.retry");
     }
 }

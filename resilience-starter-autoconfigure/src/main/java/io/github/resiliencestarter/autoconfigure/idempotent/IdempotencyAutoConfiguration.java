@@ -3,8 +3,10 @@ package io.github.resiliencestarter.autoconfigure.idempotent;
 import io.github.resiliencestarter.annotation.Idempotent;
 import io.github.resiliencestarter.autoconfigure.ConditionalOnResilienceEnabled;
 import io.github.resiliencestarter.autoconfigure.ResilienceAutoConfiguration;
+import io.github.resiliencestarter.autoconfigure.propagation.ApplicationPropagators;
 import io.github.resiliencestarter.autoconfigure.SecuredApplication;
 import io.github.resiliencestarter.autoconfigure.retry.RetryAutoConfiguration;
+import io.github.resiliencestarter.core.ContextPropagator;
 import io.github.resiliencestarter.idempotent.ClientErrorReplay;
 import io.github.resiliencestarter.idempotent.EntryPointCaller;
 import io.github.resiliencestarter.idempotent.IdempotencyActivation;
@@ -198,6 +200,7 @@ public class IdempotencyAutoConfiguration {
      * @param clientErrors tells a client's failure from others, when the web stack is there
      * @param protection how stored responses look at rest, when the application defines it
      * @param rollouts which names enforce and which only observe
+     * @param propagators what an asynchronous duplicate's wait carries to the polls that may start its work
      * @return the executor
      */
     @Bean
@@ -207,14 +210,14 @@ public class IdempotencyAutoConfiguration {
             ObjectProvider<IdempotencyObserver> observer, ObjectProvider<IdempotencyStoreDecorator> decorator,
             IdempotencyProperties properties, IdempotencyActivation activation,
             ObjectProvider<ClientErrorReplay> clientErrors, ObjectProvider<PayloadProtection> protection,
-            @Qualifier("idempotencyRollouts") Rollouts rollouts) {
+            @Qualifier("idempotencyRollouts") Rollouts rollouts, ObjectProvider<ContextPropagator> propagators) {
         IdempotencyStoreDecorator wrap = decorator.getIfAvailable(() -> plain -> plain);
         // the near cache goes outermost: the store's own metrics then count only real round trips
         IdempotentExecutor executor = IdempotentExecutor.builder(properties.getNearCache().wrap(wrap.decorate(store)),
                 codec).observer(IdempotencyObserver.composite(observer.orderedStream().toList()))
                 .clientErrors(clientErrors.getIfAvailable(() -> ClientErrorReplay.NONE))
                 .payloadProtection(protection.getIfAvailable(() -> properties.getEncryption().toProtection()))
-                .rollouts(rollouts).build();
+                .rollouts(rollouts).contextPropagator(ApplicationPropagators.of(propagators)).build();
         activation.activated(store, executor);
         return executor;
     }

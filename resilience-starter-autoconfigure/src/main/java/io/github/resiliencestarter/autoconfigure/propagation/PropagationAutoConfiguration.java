@@ -40,7 +40,7 @@ public class PropagationAutoConfiguration {
     @ConditionalOnMissingBean(TaskDecorator.class)
     @ConditionalOnBooleanProperty(name = "resilience.propagation.task-executors", matchIfMissing = true)
     public TraceContextTaskDecorator traceContextTaskDecorator(ObjectProvider<ContextPropagator> propagators) {
-        return new TraceContextTaskDecorator(ContextPropagator.composite(propagators.orderedStream().toList()));
+        return new TraceContextTaskDecorator(ApplicationPropagators.of(propagators));
     }
 
     /**

@@ -2,6 +2,7 @@ package io.github.resiliencestarter.autoconfigure.timeout;
 
 import io.github.resiliencestarter.annotation.Timeout;
 import io.github.resiliencestarter.autoconfigure.ConditionalOnResilienceEnabled;
+import io.github.resiliencestarter.autoconfigure.propagation.ApplicationPropagators;
 import io.github.resiliencestarter.autoconfigure.ResilienceAutoConfiguration;
 import io.github.resiliencestarter.core.ContextPropagator;
 import io.github.resiliencestarter.spring.aop.OperationGenerations;
@@ -71,7 +72,7 @@ public class TimeoutAutoConfiguration {
                         executor.getMaxSize())
                         : TimeoutExecutors.newBoundedExecutor(executor.getThreadNamePrefix(), executor.getCoreSize(),
                                 executor.getMaxSize(), executor.getQueueCapacity(), executor.getKeepAlive()))
-                .propagator(ContextPropagator.composite(propagators.orderedStream().toList()))
+                .propagator(ApplicationPropagators.of(propagators))
                 .awaitTermination(executor.getAwaitTermination())
                 .observer(TimeoutObserver.composite(observer.orderedStream().toList()))
                 .build();

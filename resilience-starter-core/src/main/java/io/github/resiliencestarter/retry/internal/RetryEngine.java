@@ -1,6 +1,5 @@
 package io.github.resiliencestarter.retry.internal;
 
-import com.alibaba.ttl.TtlRunnable;
 import io.github.resiliencestarter.context.CancelMark;
 import io.github.resiliencestarter.context.Deadline;
 import io.github.resiliencestarter.context.FailedTargets;
@@ -224,12 +223,7 @@ public final class RetryEngine {
      * context and the MDC (TTL) and what the runtime's propagator carries.
      */
     Runnable carried(Runnable task) {
-        ContextPropagator.Restorer restorer = propagator.capture();
-        return TtlRunnable.get(() -> {
-            try (ContextPropagator.Restorer.Scope restored = restorer.restore()) {
-                task.run();
-            }
-        });
+        return propagator.carry(task);
     }
 
     private static TraceContext attemptContext(TraceContext outer, int attempt, @Nullable CancelMark mark) {

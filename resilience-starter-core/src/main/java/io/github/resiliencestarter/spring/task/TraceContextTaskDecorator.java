@@ -1,6 +1,5 @@
 package io.github.resiliencestarter.spring.task;
 
-import com.alibaba.ttl.TtlRunnable;
 import io.github.resiliencestarter.core.ContextPropagator;
 import org.springframework.core.task.TaskDecorator;
 
@@ -29,12 +28,6 @@ public class TraceContextTaskDecorator implements TaskDecorator {
 
     @Override
     public Runnable decorate(Runnable runnable) {
-        ContextPropagator.Restorer restorer = propagator.capture();
-        Runnable withState = restorer == ContextPropagator.Restorer.NOTHING ? runnable : () -> {
-            try (ContextPropagator.Restorer.Scope restored = restorer.restore()) {
-                runnable.run();
-            }
-        };
-        return TtlRunnable.get(withState, false, true);
+        return propagator.carry(runnable);
     }
 }

@@ -16,5 +16,5 @@ esac
 # chosen line: a test run leaves the sample built for whichever line it tested last in target/
 ./mvnw -B -q -ntp -DskipTests install -pl '!resilience-starter-sample'
 # shellcheck disable=SC2086
-./mvnw -B -q -ntp -DskipTests $PROFILE -pl resilience-starter-sample clean package
+./mvnw -B -q -ntp -DskipTests -Dspring-boot.aot.skip=true $PROFILE -pl resilience-starter-sample clean package
 exec java -jar resilience-starter-sample/target/resilience-starter-sample-0.1.0-SNAPSHOT.jar "$@"

@@ -20,15 +20,18 @@ final class SampleNode implements AutoCloseable {
 
     private final int port;
 
+    private final List<String> jvmOptions;
+
     private final List<String> arguments;
 
     private final Path log;
 
     private Process process;
 
-    private SampleNode(String name, int port, List<String> arguments) {
+    private SampleNode(String name, int port, List<String> jvmOptions, List<String> arguments) {
         this.name = name;
         this.port = port;
+        this.jvmOptions = List.copyOf(jvmOptions);
         this.arguments = List.copyOf(arguments);
         this.log = Path.of(System.getProperty("java.io.tmpdir"), "sample-node-" + name + "-" + port + ".log");
     }
@@ -54,11 +57,25 @@ final class SampleNode implements AutoCloseable {
      * @throws IOException when the JVM cannot be started
      */
     static SampleNode start(String name, List<String> arguments) throws IOException {
+        return start(name, List.of(), arguments);
+    }
+
+    /**
+     * Starts a node on a free port with options for its JVM; it may still be starting when this
+     * returns.
+     *
+     * @param name what the node is called in its log file's name
+     * @param jvmOptions options for its JVM, e.g. system properties
+     * @param arguments the application's arguments, {@code --server.port} excepted
+     * @return the node
+     * @throws IOException when the JVM cannot be started
+     */
+    static SampleNode start(String name, List<String> jvmOptions, List<String> arguments) throws IOException {
         int port;
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
         }
-        SampleNode node = new SampleNode(name, port, arguments);
+        SampleNode node = new SampleNode(name, port, jvmOptions, arguments);
         node.restart();
         return node;
     }
@@ -70,8 +87,10 @@ final class SampleNode implements AutoCloseable {
      */
     void restart() throws IOException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-Xmx384m", "-cp", System.getProperty("java.class.path"),
-                SampleApplication.class.getName(), "--server.port=" + port));
+                .toString(), "-Xmx384m"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), SampleApplication.class.getName(),
+                "--server.port=" + port));
         command.addAll(arguments);
         process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();

@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.github.resiliencestarter.context.TraceIds;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -21,7 +24,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * generated bean definitions replace the annotation processing and the conditions evaluated at
  * startup, as in a native image. Over HTTP, what the starter does there: a duplicate replays and
  * another payload is 422, a flaky inventory is retried, a slow one times out, a failing one opens
- * the breaker.
+ * the breaker. And what the processing wrote down for a native image names the stores' scripts
+ * (the starter's {@code aot.factories} was found).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -48,6 +52,23 @@ class AheadOfTimeSampleTest {
     @AfterAll
     void stop() {
         node.close();
+    }
+
+    @Test
+    @Order(0)
+    void theProcessingToldANativeImageWhichScriptsTheStoresLoad() throws Exception {
+        Path classes = Path.of(SampleApplication.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        StringBuilder metadata = new StringBuilder();
+        try (Stream<Path> files = Files.walk(classes.resolve("META-INF/native-image"))) {
+            for (Path file : files.filter(Files::isRegularFile).toList()) {
+                metadata.append(Files.readString(file));
+            }
+        }
+        // the resource patterns are written as quoted regular expressions or as globs, depending on the line
+        String readable = metadata.toString().replace("\\Q", "").replace("\\E", "").replace("\\/", "/");
+
+        assertThat(readable).as("the schema scripts and the Redis store's scripts (ResilienceRuntimeHints)")
+                .contains("db/resilience-starter/", "io/github/resiliencestarter/idempotent/redis/");
     }
 
     @Test

@@ -9,13 +9,14 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.BeanUtils;
 import org.springframework.core.DefaultParameterNameDiscoverer;
+import org.springframework.core.NativeDetector;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
 import org.springframework.expression.PropertyAccessor;
+import org.springframework.expression.spel.SpelCompilerMode;
 import org.springframework.expression.spel.SpelEvaluationException;
 import org.springframework.expression.spel.SpelMessage;
-import org.springframework.expression.spel.SpelCompilerMode;
 import org.springframework.expression.spel.SpelNode;
 import org.springframework.expression.spel.SpelParserConfiguration;
 import org.springframework.expression.spel.ast.CompoundExpression;
@@ -121,7 +122,8 @@ final class KeyExpressions {
      * <p>Compiled to bytecode once it has run a hundred times ({@link SpelCompilerMode#MIXED}), so
      * a property path such as {@code #request.orderNo} becomes a getter call. Should the compiled
      * form fail (a null on the path, an argument of another class), SpEL runs that call
-     * interpreted, so a missing value is still told apart as the client's fault.
+     * interpreted, so a missing value is still told apart as the client's fault. A native image
+     * cannot define classes at run time: there it stays interpreted.
      */
     private static final class ArgumentsExpression extends SpelExpression {
 
@@ -136,7 +138,8 @@ final class KeyExpressions {
         private final List<PropertyAccessor> accessors = List.of(new ReflectivePropertyAccessor());
 
         ArgumentsExpression(String expression, SpelNodeImpl ast, String[] names, @Nullable ClassLoader loader) {
-            super(expression, ast, new SpelParserConfiguration(SpelCompilerMode.MIXED, loader));
+            super(expression, ast, new SpelParserConfiguration(
+                    NativeDetector.inNativeImage() ? SpelCompilerMode.OFF : SpelCompilerMode.MIXED, loader));
             this.names = names;
         }
     }

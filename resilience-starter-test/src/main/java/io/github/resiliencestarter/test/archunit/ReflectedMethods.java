@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.util.ClassUtils;
 
 /**
  * The imported code as the running application sees it: the rules reflect ArchUnit's methods and
@@ -30,8 +31,15 @@ final class ReflectedMethods {
         }
     }
 
-    /** The class as loaded, or {@code null} when it cannot be. */
+    /**
+     * The class as loaded, or {@code null} when it cannot be, or when Spring generated it: a
+     * build that runs Spring AOT leaves the proxies it generated among the application's classes,
+     * and a proxy's overrides are final by design.
+     */
     static @Nullable Class<?> reflect(JavaClass type) {
+        if (type.getName().contains(ClassUtils.CGLIB_CLASS_SEPARATOR)) {
+            return null;
+        }
         try {
             return type.reflect();
         } catch (RuntimeException | LinkageError unloadable) {

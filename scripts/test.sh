@@ -23,8 +23,9 @@
 #      60 s of faults from a printed seed.
 #   3. Spring Boot 4.1 on Java 25: leg 2 on the newest Boot release that resolves here and the
 #      newest JDK, after NullAway over the main sources (it needs that JDK).
-# After the legs, the README's run command (scripts/run-sample.sh) must bring the sample up on the
-# same checkout (RESILIENCE_TEST_SAMPLE_RUN=0 skips it).
+# After the legs, the release check (scripts/release-check.sh: what a release would publish;
+# RESILIENCE_TEST_RELEASE_CHECK=0 skips it), then the README's run command (scripts/run-sample.sh) must
+# bring the sample up on the same checkout (RESILIENCE_TEST_SAMPLE_RUN=0 skips it).
 # Extra arguments go to every Maven run. RESILIENCE_TEST_LEGS selects legs, e.g. "1 2".
 set -euo pipefail
 
@@ -37,7 +38,7 @@ start_test_servers
 
 LEGS="${RESILIENCE_TEST_LEGS:-1 2 3}"
 JAVA25_HOME="${JAVA25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
-BOOT4_MODULES=resilience-starter-core,resilience-starter-autoconfigure,resilience-starter-test,resilience-starter-integration-tests,resilience-starter-webflux-tests,resilience-starter-messaging-tests,resilience-starter-tracing-tests,resilience-starter-sample
+BOOT4_MODULES=resilience-starter-core,resilience-starter-autoconfigure,resilience-spring-boot-starter,resilience-starter-test,resilience-starter-integration-tests,resilience-starter-webflux-tests,resilience-starter-messaging-tests,resilience-starter-tracing-tests,resilience-starter-sample
 
 # test classes are compiled per line: never reuse those of another leg
 fresh_test_classes() { rm -rf "$ROOT"/resilience-starter-*/target/test-classes; }
@@ -95,6 +96,16 @@ for leg in $LEGS; do
   esac
   printf '%s|(the whole leg)|%d s\n' "$leg" $((SECONDS - leg_started)) >>"$TIMES"
 done
+
+# What a release would publish: the release profile's build, staged but neither signed nor uploaded, must hold
+# exactly the published modules with their sources, Javadoc and POM metadata (scripts/release-check.sh)
+if [[ "${RESILIENCE_TEST_RELEASE_CHECK:-1}" = 1 ]]; then
+  echo "== the release check: scripts/release-check.sh"
+  fresh_test_classes
+  release_check_started=$SECONDS
+  scripts/release-check.sh "$@"
+  printf '%s|%s|%d s\n' "-" "release check" $((SECONDS - release_check_started)) >>"$TIMES"
+fi
 
 # The README's two commands in either order on one checkout: the run command after the legs above
 # (which leave the sample built for the last Boot line tested) must start the sample and answer.

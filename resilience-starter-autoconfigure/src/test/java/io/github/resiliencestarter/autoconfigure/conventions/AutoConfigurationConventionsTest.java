@@ -5,19 +5,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.annotation.ImportCandidates;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ClassPathScanningCandidateComponentProvider;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.core.io.support.PropertiesLoaderUtils;
 import org.springframework.core.type.filter.AnnotationTypeFilter;
 import org.springframework.util.ClassUtils;
 
 /**
  * Spring Boot's conventions, checked over every configuration class of the starter: every bean
- * can be replaced by the application's own, and no configuration reaches into a type nested in
- * another auto-configuration.
+ * can be replaced by the application's own, no configuration reaches into a type nested in
+ * another auto-configuration, and every auto-configuration's conditions are written down at build
+ * time by Boot's auto-configure processor.
  */
 class AutoConfigurationConventionsTest {
 
@@ -73,5 +79,19 @@ class AutoConfigurationConventionsTest {
             }
         }
         assertThat(reaching).isEmpty();
+    }
+
+    @Test
+    void everyAutoConfigurationHasItsConditionsWrittenDownAtBuildTime() throws Exception {
+        List<String> imported = ImportCandidates.load(AutoConfiguration.class, getClass().getClassLoader())
+                .getCandidates().stream().filter(name -> name.startsWith("io.github.resiliencestarter.")).toList();
+        Properties metadata = PropertiesLoaderUtils.loadProperties(
+                new ClassPathResource("META-INF/spring-autoconfigure-metadata.properties"));
+
+        assertThat(imported).hasSizeGreaterThan(20);
+        // the processor writes a line per auto-configuration, and one per condition it can read early
+        assertThat(imported).allMatch(metadata::containsKey);
+        assertThat(metadata).containsEntry("io.github.resiliencestarter.autoconfigure.tracing.TracingAutoConfiguration"
+                + ".ConditionalOnClass", "io.micrometer.tracing.Tracer");
     }
 }

@@ -5,6 +5,7 @@ import io.github.resiliencestarter.autoconfigure.ResilienceAutoConfiguration;
 import io.github.resiliencestarter.autoconfigure.SecuredApplication;
 import io.github.resiliencestarter.chaos.ChaosObserver;
 import io.github.resiliencestarter.chaos.FaultInjector;
+import io.github.resiliencestarter.core.StartupRefusedException;
 import io.github.resiliencestarter.spring.chaos.ChaosAdvisor;
 import io.github.resiliencestarter.spring.chaos.ChaosClientInterceptor;
 import io.github.resiliencestarter.spring.chaos.ChaosHeader;
@@ -45,7 +46,7 @@ public class ChaosAutoConfiguration {
      * @param beans asked whether a security filter chain authenticates callers
      * @param observers hear every injection (metrics)
      * @return the injector
-     * @throws IllegalStateException in a refused profile without the explicit allowance
+     * @throws StartupRefusedException in a refused profile without the explicit allowance
      */
     @Bean
     @ConditionalOnMissingBean
@@ -54,9 +55,10 @@ public class ChaosAutoConfiguration {
         List<String> refused = Arrays.stream(environment.getActiveProfiles())
                 .filter(properties.getRefusedProfiles()::contains).toList();
         if (!refused.isEmpty() && !properties.isAllowInRefusedProfiles()) {
-            throw new IllegalStateException("resilience.chaos.enabled=true in profile " + refused
-                    + ", which resilience.chaos.refused-profiles names: fault injection is refused there. Switch it "
-                    + "off, or set resilience.chaos.allow-in-refused-profiles=true for a deliberate rehearsal");
+            throw new StartupRefusedException("resilience.chaos.enabled=true in profile " + refused
+                    + ", which resilience.chaos.refused-profiles names: fault injection is refused there.",
+                    "Switch it off in that profile (resilience.chaos.enabled=false), or set "
+                    + "resilience.chaos.allow-in-refused-profiles=true for a deliberate rehearsal.");
         }
         // looked up per injection (rare): the observers are often built from beans that are not yet there
         ChaosObserver observer = (fault, kind) -> observers.orderedStream().forEach(each -> each.onInjected(fault,

@@ -2,6 +2,7 @@ package io.github.resiliencestarter.autoconfigure.idempotent;
 
 import io.github.resiliencestarter.autoconfigure.idempotent.IdempotencyProperties.StoreType;
 import io.github.resiliencestarter.context.TimeSource;
+import io.github.resiliencestarter.core.StartupRefusedException;
 import io.github.resiliencestarter.idempotent.IdempotencyActivation;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyPurger;
@@ -143,11 +144,15 @@ final class IdempotencyStoreConfigurations {
         @Bean
         @Lazy
         IdempotencyStore idempotencyStore(IdempotencyProperties properties) {
-            String needed = properties.getStore() == StoreType.REDIS
-                    ? "spring-data-redis and a single RedisConnectionFactory bean"
+            boolean redis = properties.getStore() == StoreType.REDIS;
+            String needed = redis ? "spring-data-redis and a single RedisConnectionFactory bean"
                     : "spring-jdbc and a single DataSource bean";
-            throw new IllegalStateException(STORE_PROPERTY + "=" + properties.getStore().name().toLowerCase()
-                    + " needs " + needed + "; none was found");
+            throw new StartupRefusedException(STORE_PROPERTY + "=" + properties.getStore().name().toLowerCase()
+                    + " needs " + needed + "; none was found.", redis
+                    ? "Add spring-boot-starter-data-redis and point spring.data.redis.* at the server, or choose "
+                    + "another store (" + STORE_PROPERTY + "=jdbc, or auto)."
+                    : "Add spring-boot-starter-jdbc with a DataSource (spring.datasource.*), or choose another store ("
+                    + STORE_PROPERTY + "=redis, or auto).");
         }
     }
 

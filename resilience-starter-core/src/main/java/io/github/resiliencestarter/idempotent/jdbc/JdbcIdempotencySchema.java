@@ -1,5 +1,6 @@
 package io.github.resiliencestarter.idempotent.jdbc;
 
+import io.github.resiliencestarter.core.StartupRefusedException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -52,7 +53,7 @@ public final class JdbcIdempotencySchema {
      *
      * @param dataSource the database
      * @param table the table name
-     * @throws IllegalStateException when the starter has no script for the database
+     * @throws StartupRefusedException when the starter has no script for the database
      */
     public static void create(DataSource dataSource, String table) {
         create(dataSource, table, null);
@@ -65,15 +66,15 @@ public final class JdbcIdempotencySchema {
      * @param table the table name
      * @param initializeProperty the property that asked for it, named when the database has no
      *     script; {@code null} when a program asked
-     * @throws IllegalStateException when the starter has no script for the database
+     * @throws StartupRefusedException when the starter has no script for the database
      */
     public static void create(DataSource dataSource, String table, @Nullable String initializeProperty) {
         String product = productOf(dataSource);
         String script = JdbcDialect.of(product).schemaScript();
         if (script == null) {
-            throw new IllegalStateException("The starter has no script for the idempotency table on " + product
-                    + (initializeProperty == null ? "" : ", which " + initializeProperty + " asks it to create")
-                    + ". Create the table '" + table + "' yourself with the columns of the shipped scripts ("
+            throw new StartupRefusedException("The starter has no script for the idempotency table on " + product
+                    + (initializeProperty == null ? "" : ", which " + initializeProperty + " asks it to create") + ".",
+                    "Create the table '" + table + "' yourself with the columns of the shipped scripts ("
                     + SCRIPT_FOLDERS + ")" + (initializeProperty == null ? "" : " and set " + initializeProperty
                     + "=never") + ", or use one of those databases.");
         }
@@ -99,7 +100,7 @@ public final class JdbcIdempotencySchema {
      * @param dataSource the database
      * @param table the table name
      * @param initializeProperty the property that creates the table, named in the message
-     * @throws IllegalStateException when the table cannot be read
+     * @throws StartupRefusedException when the table cannot be read
      */
     public static void verify(DataSource dataSource, String table, String initializeProperty) {
         Connection connection;
@@ -123,14 +124,14 @@ public final class JdbcIdempotencySchema {
         }
     }
 
-    private static IllegalStateException missingTable(String table, JdbcDialect dialect, String initializeProperty,
+    private static StartupRefusedException missingTable(String table, JdbcDialect dialect, String initializeProperty,
             SQLException cause) {
         String script = dialect.schemaScript();
         // the folder of this database's script; all of them when the database has none of its own
         String flywayLocation = script == null ? SCRIPT_FOLDERS
                 : "classpath:" + script.substring(0, script.lastIndexOf('/'));
-        return new IllegalStateException("The idempotency table '" + table + "' is missing or unreadable ("
-                + cause.getMessage() + "). Create it with the migration shipped in the starter (Flyway: add "
+        return new StartupRefusedException("The idempotency table '" + table + "' is missing or unreadable ("
+                + cause.getMessage() + ").", "Create it with the migration shipped in the starter (Flyway: add "
                 + flywayLocation + " to spring.flyway.locations; Liquibase: include "
                 + "db/resilience-starter/changelog.yaml), or let the starter create it with "
                 + initializeProperty + "=always.", cause);

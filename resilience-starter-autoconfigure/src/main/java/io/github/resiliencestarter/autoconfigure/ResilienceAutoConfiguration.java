@@ -16,6 +16,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
 
 /**
  * The parts every annotation shares: an auto-proxy creator (registered if the application has
@@ -43,6 +44,24 @@ public class ResilienceAutoConfiguration {
         // the packages of @SpringBootApplication: where annotated classes that are not beans are looked for
         return new AnnotatedMethodValidator(resolvers, () -> AutoConfigurationPackages.has(beanFactory)
                 ? AutoConfigurationPackages.get(beanFactory) : List.of());
+    }
+
+    /**
+     * Refuses a start that still sets a renamed property under its old name (it would be ignored).
+     *
+     * @param environment the application's environment
+     * @return the check, done
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    static RenamedPropertiesChecked resilienceRenamedPropertiesChecked(Environment environment) {
+        RenamedProperties.check(environment);
+        return new RenamedPropertiesChecked();
+    }
+
+    /** The mark that {@link RenamedProperties#check} passed. */
+    static final class RenamedPropertiesChecked {
     }
 
     /**

@@ -54,7 +54,7 @@ class PropertyValidationTest {
             resilience.retry.instances.inventory.max-delay=10ms    | resilience.retry.instances[inventory].max-delay | PT0.01S | must be at least the delay
             resilience.retry.max-attempts=50                       | resilience.retry.max-attempts                | 50     | resilience.retry.max-attempts-cap
             resilience.retry.max-attempts=0                        | resilience.retry.max-attempts                | 0      | must be at least 1
-            resilience.retry.budget.ratio=7                        | resilience.retry.budget.ratio                | 7.0    | between 0 and 1
+            resilience.retry.budget.percent=700                    | resilience.retry.budget.percent              | 700.0  | between 0 and 100
             resilience.retry.budget.window=100ms                   | resilience.retry.budget.window               | PT0.1S | at least 1s
             resilience.idempotent.ttl=0s                          | resilience.idempotent.ttl                   | PT0S   | must be positive
             resilience.idempotent.lease=-1s                       | resilience.idempotent.lease                 | PT-1S  | must be positive
@@ -79,7 +79,7 @@ class PropertyValidationTest {
     @Test
     void validValuesStartTheApplication() {
         runner.withPropertyValues("resilience.timeout.duration=2s", "resilience.retry.delay=2s",
-                "resilience.retry.budget.ratio=0.2", "resilience.idempotent.ttl=1h",
+                "resilience.retry.budget.percent=20", "resilience.idempotent.ttl=1h",
                 // max-size alone: the core size follows it down
                 "resilience.timeout.executor.max-size=2").run(context ->
                 assertThat(context).hasNotFailed());
@@ -90,12 +90,12 @@ class PropertyValidationTest {
         SpringApplication application = new SpringApplication(ResilienceOnly.class);
         application.setWebApplicationType(WebApplicationType.NONE);
         try {
-            application.run("--resilience.retry.budget.ratio=7", "--spring.main.banner-mode=off");
+            application.run("--resilience.retry.budget.percent=700", "--spring.main.banner-mode=off");
         } catch (RuntimeException expected) {
             // the report is what this test reads
         }
         assertThat(output.getOut() + output.getErr()).contains("APPLICATION FAILED TO START",
-                "Property: resilience.retry.budget.ratio", "Value: \"7.0\"", "Reason: must be between 0 and 1",
+                "Property: resilience.retry.budget.percent", "Value: \"700.0\"", "Reason: must be between 0 and 100",
                 "Action:");
         assertThat(Arrays.stream((output.getOut() + output.getErr()).split("\n"))
                 .filter(line -> line.contains("Reason:")).toList()).hasSize(1);

@@ -25,7 +25,7 @@ public class DecisionBenchmark {
 
     private final BackOff backOff = ExponentialBackOff.ofDefaults();
 
-    private final RatioRetryBudget budget = new RatioRetryBudget(0.1, 3, Duration.ofSeconds(10), TimeSource.SYSTEM);
+    private final RatioRetryBudget budget = new RatioRetryBudget(10, 3, Duration.ofSeconds(10), TimeSource.SYSTEM);
 
     @Benchmark
     public long backOffWithFullJitter() {

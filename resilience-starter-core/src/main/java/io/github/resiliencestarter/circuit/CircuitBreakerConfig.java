@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  * <pre>{@code
  * CircuitBreakerConfig config = CircuitBreakerConfig.custom()
  *         .failureRateThreshold(50).waitInOpenState(Duration.ofSeconds(10))
- *         .warmUp(Duration.ofSeconds(30), 0.1).build();
+ *         .warmUp(Duration.ofSeconds(30), 10).build();
  * }</pre>
  *
  * <p>What counts as a failure is the retry classification ({@link #classifier()}): a failure that
@@ -55,8 +55,8 @@ public final class CircuitBreakerConfig {
     /** Default length of the ramp after the circuit closes. */
     public static final Duration DEFAULT_WARM_UP = Duration.ofSeconds(30);
 
-    /** Default share of calls admitted when the ramp starts. */
-    public static final double DEFAULT_WARM_UP_START = 0.1;
+    /** Default share of calls admitted when the ramp starts, in percent. */
+    public static final double DEFAULT_WARM_UP_START_PERCENT = 10;
 
     private static final CircuitBreakerConfig DEFAULTS = custom().build();
 
@@ -80,7 +80,7 @@ public final class CircuitBreakerConfig {
 
     private final Duration warmUp;
 
-    private final double warmUpStart;
+    private final double warmUpStartPercent;
 
     private final RetryClassifier classifier;
 
@@ -97,7 +97,7 @@ public final class CircuitBreakerConfig {
         this.halfOpenCalls = builder.halfOpenCalls;
         this.maxWaitInHalfOpenState = builder.maxWaitInHalfOpenState;
         this.warmUp = builder.warmUp;
-        this.warmUpStart = builder.warmUpStart;
+        this.warmUpStartPercent = builder.warmUpStartPercent;
         this.classifier = builder.classifier;
         this.perInstance = builder.perInstance;
     }
@@ -139,7 +139,7 @@ public final class CircuitBreakerConfig {
         builder.halfOpenCalls = base.halfOpenCalls;
         builder.maxWaitInHalfOpenState = base.maxWaitInHalfOpenState;
         builder.warmUp = base.warmUp;
-        builder.warmUpStart = base.warmUpStart;
+        builder.warmUpStartPercent = base.warmUpStartPercent;
         builder.classifier = base.classifier;
         builder.perInstance = base.perInstance;
         return builder;
@@ -241,10 +241,10 @@ public final class CircuitBreakerConfig {
     /**
      * The share of calls admitted when the ramp starts; it rises linearly to all of them.
      *
-     * @return a share above 0 and at most 1
+     * @return a percentage above 0 and at most 100
      */
-    public double warmUpStart() {
-        return warmUpStart;
+    public double warmUpStartPercent() {
+        return warmUpStartPercent;
     }
 
     /**
@@ -281,14 +281,14 @@ public final class CircuitBreakerConfig {
                 && slidingWindow == that.slidingWindow && slidingWindowSize == that.slidingWindowSize
                 && minimumCalls == that.minimumCalls && waitInOpenState.equals(that.waitInOpenState)
                 && halfOpenCalls == that.halfOpenCalls && maxWaitInHalfOpenState.equals(that.maxWaitInHalfOpenState)
-                && warmUp.equals(that.warmUp) && warmUpStart == that.warmUpStart && perInstance == that.perInstance
+                && warmUp.equals(that.warmUp) && warmUpStartPercent == that.warmUpStartPercent && perInstance == that.perInstance
                 && classifier.equals(that.classifier);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(failureRateThreshold, slowCallRateThreshold, slowCallDuration, slidingWindow,
-                slidingWindowSize, minimumCalls, waitInOpenState, halfOpenCalls, warmUp, warmUpStart, perInstance);
+                slidingWindowSize, minimumCalls, waitInOpenState, halfOpenCalls, warmUp, warmUpStartPercent, perInstance);
     }
 
     /** Whether the sliding window counts calls or seconds. */
@@ -324,7 +324,7 @@ public final class CircuitBreakerConfig {
 
         private Duration warmUp = DEFAULT_WARM_UP;
 
-        private double warmUpStart = DEFAULT_WARM_UP_START;
+        private double warmUpStartPercent = DEFAULT_WARM_UP_START_PERCENT;
 
         private RetryClassifier classifier = RetryClassifier.builder().ioFailuresTransient(true).build();
 
@@ -438,15 +438,15 @@ public final class CircuitBreakerConfig {
          * The ramp after the circuit closes.
          *
          * @param length zero (no ramp) or a positive duration
-         * @param startShare the share admitted when it starts, above 0 and at most 1
+         * @param startPercent the share admitted when it starts, in percent: above 0 and at most 100
          * @return this builder
          */
-        public Builder warmUp(Duration length, double startShare) {
+        public Builder warmUp(Duration length, double startPercent) {
             this.warmUp = notNegative("warmUp", length);
-            if (!(startShare > 0 && startShare <= 1)) {
-                throw new InvalidSettingException("warmUpStart", "must be above 0 and at most 1", startShare);
+            if (!(startPercent > 0 && startPercent <= 100)) {
+                throw new InvalidSettingException("warmUpStartPercent", "must be above 0 and at most 100", startPercent);
             }
-            this.warmUpStart = startShare;
+            this.warmUpStartPercent = startPercent;
             return this;
         }
 

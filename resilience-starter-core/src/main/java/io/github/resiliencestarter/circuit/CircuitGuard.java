@@ -250,7 +250,7 @@ public final class CircuitGuard {
             return; // unchanged: the window keeps its counts
         }
         Engine fresh = new Engine(next, Resilience4jBreakers.create(name, next, time),
-                new RecoveryRamp(next.warmUp().toNanos(), next.warmUpStart()));
+                new RecoveryRamp(next.warmUp().toNanos(), next.warmUpStartPercent() / 100));
         // both engines' locks: a transition of either is told wholly before this one or not at all
         synchronized (old) {
             synchronized (fresh) {
@@ -285,7 +285,7 @@ public final class CircuitGuard {
 
     private Engine newEngine(CircuitBreakerConfig config) {
         return new Engine(config, Resilience4jBreakers.create(name, config, time),
-                new RecoveryRamp(config.warmUp().toNanos(), config.warmUpStart()));
+                new RecoveryRamp(config.warmUp().toNanos(), config.warmUpStartPercent() / 100));
     }
 
     /**

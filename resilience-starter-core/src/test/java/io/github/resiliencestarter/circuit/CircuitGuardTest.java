@@ -54,7 +54,7 @@ class CircuitGuardTest {
     private static CircuitBreakerConfig.Builder small() {
         return CircuitBreakerConfig.custom().slidingWindow(CircuitBreakerConfig.SlidingWindow.COUNT_BASED, 4)
                 .minimumCalls(4).failureRateThreshold(50).waitInOpenState(Duration.ofSeconds(10)).halfOpenCalls(2)
-                .warmUp(Duration.ofSeconds(10), 0.1);
+                .warmUp(Duration.ofSeconds(10), 10);
     }
 
     private static String fail(Throwable error) throws Throwable {
@@ -154,7 +154,7 @@ class CircuitGuardTest {
 
     @Test
     void noRampWhenTheWarmUpIsZero() throws Throwable {
-        CircuitGuard guard = guard(small().warmUp(Duration.ZERO, 0.1));
+        CircuitGuard guard = guard(small().warmUp(Duration.ZERO, 10));
         openIt(guard);
         time.advance(10_001); // Resilience4j lets probes through once the wait has passed, not at its last instant
         guard.call(() -> "probe");

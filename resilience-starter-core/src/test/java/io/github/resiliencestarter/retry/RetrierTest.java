@@ -191,7 +191,7 @@ class RetrierTest {
 
     @Test
     void R6_andRP2_aDownstreamFailingEverythingSeesAboutOnePointOneTimesItsLoadNotThreeTimes() {
-        RatioRetryBudget budget = new RatioRetryBudget(0.1, 3, Duration.ofSeconds(10), time);
+        RatioRetryBudget budget = new RatioRetryBudget(10, 3, Duration.ofSeconds(10), time);
         Map<RetryOutcome, Integer> outcomes = new EnumMap<>(RetryOutcome.class);
         RetryObserver counting = new RetryObserver() {
             @Override

@@ -37,7 +37,7 @@ public class CircuitBreakerProperties extends CircuitBreakerSettings implements 
         setHalfOpenCalls(engine.halfOpenCalls());
         setMaxWaitInHalfOpenState(engine.maxWaitInHalfOpenState());
         setWarmUp(engine.warmUp());
-        setWarmUpStart(engine.warmUpStart());
+        setWarmUpStartPercent(engine.warmUpStartPercent());
         setPerInstance(engine.perInstance());
     }
 

@@ -45,8 +45,8 @@ public class CircuitBreakerSettings {
     /** How long admitted traffic ramps up after the circuit closes again (default 30s); 0 admits all at once. */
     private @Nullable Duration warmUp;
 
-    /** Share of calls admitted when the ramp starts, above 0 and at most 1 (default 0.1). */
-    private @Nullable Double warmUpStart;
+    /** Share of calls admitted when the ramp starts, in percent: above 0 and at most 100 (default 10). */
+    private @Nullable Double warmUpStartPercent;
 
     /** More failure types that count against the downstream, wherever they appear in the cause chain. */
     private List<Class<? extends Throwable>> recordFor = new ArrayList<>();
@@ -148,12 +148,12 @@ public class CircuitBreakerSettings {
         this.warmUp = warmUp;
     }
 
-    public @Nullable Double getWarmUpStart() {
-        return warmUpStart;
+    public @Nullable Double getWarmUpStartPercent() {
+        return warmUpStartPercent;
     }
 
-    public void setWarmUpStart(@Nullable Double warmUpStart) {
-        this.warmUpStart = warmUpStart;
+    public void setWarmUpStartPercent(@Nullable Double warmUpStartPercent) {
+        this.warmUpStartPercent = warmUpStartPercent;
     }
 
     public List<Class<? extends Throwable>> getRecordFor() {
@@ -205,9 +205,9 @@ public class CircuitBreakerSettings {
         if (maxWaitInHalfOpenState != null) {
             builder.maxWaitInHalfOpenState(maxWaitInHalfOpenState);
         }
-        if (warmUp != null || warmUpStart != null) {
+        if (warmUp != null || warmUpStartPercent != null) {
             builder.warmUp(warmUp != null ? warmUp : base.warmUp(),
-                    warmUpStart != null ? warmUpStart : base.warmUpStart());
+                    warmUpStartPercent != null ? warmUpStartPercent : base.warmUpStartPercent());
         }
         if (perInstance != null) {
             builder.perInstance(perInstance);

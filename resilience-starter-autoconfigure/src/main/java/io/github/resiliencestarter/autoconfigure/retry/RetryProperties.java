@@ -226,10 +226,10 @@ public class RetryProperties extends RetrySettings implements Validator {
         /** Whether retries are limited by a budget. */
         private boolean enabled = true;
 
-        /** Share of retries allowed among calls over the window. */
-        private double ratio = RatioRetryBudget.DEFAULT_RATIO;
+        /** Share of retries allowed among calls over the window, in percent (0 to 100). */
+        private double percent = RatioRetryBudget.DEFAULT_PERCENT;
 
-        /** Retries always allowed per second of window, whatever the ratio. */
+        /** Retries always allowed per second of window, whatever the share. */
         private int minRetriesPerSecond = RatioRetryBudget.DEFAULT_MIN_RETRIES_PER_SECOND;
 
         /** Sliding window over which calls and retries are counted. */
@@ -243,12 +243,12 @@ public class RetryProperties extends RetrySettings implements Validator {
             this.enabled = enabled;
         }
 
-        public double getRatio() {
-            return ratio;
+        public double getPercent() {
+            return percent;
         }
 
-        public void setRatio(double ratio) {
-            this.ratio = ratio;
+        public void setPercent(double percent) {
+            this.percent = percent;
         }
 
         public int getMinRetriesPerSecond() {
@@ -268,7 +268,7 @@ public class RetryProperties extends RetrySettings implements Validator {
         }
 
         RetryBudget create() {
-            return enabled ? new RatioRetryBudget(ratio, minRetriesPerSecond, window, TimeSource.SYSTEM)
+            return enabled ? new RatioRetryBudget(percent, minRetriesPerSecond, window, TimeSource.SYSTEM)
                     : RetryBudget.UNLIMITED;
         }
     }

@@ -20,7 +20,7 @@ import org.springframework.web.servlet.DispatcherServlet;
 @ConditionalOnResilienceEnabled
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass(DispatcherServlet.class)
-@ConditionalOnBooleanProperty(name = "resilience.problem-details.enabled", matchIfMissing = true)
+@ConditionalOnBooleanProperty(name = "resilience.problems.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(ProblemsProperties.class)
 public class ProblemDetailsAutoConfiguration {
 

@@ -4,12 +4,15 @@ import io.github.resiliencestarter.spring.web.ResilienceProblems;
 import java.net.URI;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
-/**
- * What the starter's problem details tell the client ({@code resilience.problems.*}). Switching
- * the problem-details handler off is {@code resilience.problem-details.enabled}.
- */
+/** The starter's problem details: whether it renders them, and what they tell the client ({@code resilience.problems.*}). */
 @ConfigurationProperties("resilience.problems")
 public class ProblemsProperties {
+
+    /**
+     * Whether the starter renders its errors as RFC 9457 problem details, and puts the trace id
+     * (and a validation problem's invalid fields) on every other problem.
+     */
+    private boolean enabled = true;
 
     /**
      * Whether a problem's detail names the server's operation (class and method), as in
@@ -24,6 +27,14 @@ public class ProblemsProperties {
      * suggests ({@code https://docs.example.com/problems/idempotency-key-invalid}).
      */
     private String typeBase = ResilienceProblems.TYPE_BASE;
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
 
     public String getTypeBase() {
         return typeBase;

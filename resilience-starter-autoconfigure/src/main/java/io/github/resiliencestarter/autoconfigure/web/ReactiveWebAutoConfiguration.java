@@ -74,7 +74,7 @@ public class ReactiveWebAutoConfiguration {
      */
     @Bean
     @ConditionalOnMissingBean
-    @ConditionalOnBooleanProperty(name = "resilience.problem-details.enabled", matchIfMissing = true)
+    @ConditionalOnBooleanProperty(name = "resilience.problems.enabled", matchIfMissing = true)
     public ReactiveResilienceExceptionHandler reactiveResilienceExceptionHandler(ProblemsProperties properties) {
         return new ReactiveResilienceExceptionHandler(properties.isIncludeOperation(), properties.getTypeBase());
     }

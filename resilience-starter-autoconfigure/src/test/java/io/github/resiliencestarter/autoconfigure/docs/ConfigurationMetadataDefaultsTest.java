@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.resiliencestarter.autoconfigure.RenamedProperties;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,6 +31,27 @@ class ConfigurationMetadataDefaultsTest {
 
     private static final Path ADDITIONAL = Path.of("src", "main", "resources", "META-INF",
             "additional-spring-configuration-metadata.json");
+
+    @Test
+    void everyRenamedPropertyIsAnErrorNamingItsReplacement() throws Exception {
+        JsonNode metadata;
+        try (InputStream in = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+            metadata = new ObjectMapper().readTree(in);
+        }
+        Map<String, JsonNode> byName = new LinkedHashMap<>();
+        metadata.get("properties").forEach(property -> byName.put(property.get("name").asText(), property));
+        List<RenamedProperties.Rename> named = RenamedProperties.all().stream()
+                .filter(rename -> !rename.from().contains("*")).toList();
+
+        assertThat(named).isNotEmpty();
+        for (RenamedProperties.Rename rename : named) {
+            JsonNode deprecation = byName.containsKey(rename.from()) ? byName.get(rename.from()).get("deprecation") : null;
+            assertThat(deprecation).as(rename.from()).isNotNull();
+            assertThat(deprecation.path("level").asText()).isEqualTo("error");
+            assertThat(deprecation.path("replacement").asText()).isEqualTo(rename.to());
+            assertThat(byName).as("the replacement exists").containsKey(rename.to());
+        }
+    }
 
     @Test
     void everyPropertyWithAnInitialValueShowsItAsItsDefault() throws Exception {
@@ -151,6 +173,17 @@ class ConfigurationMetadataDefaultsTest {
         ObjectNode root = mapper.createObjectNode();
         ArrayNode properties = root.putArray("properties");
         defaults.forEach((name, value) -> properties.addObject().put("name", name).set("defaultValue", value));
+        // each renamed property, flagged by the IDE as an error naming its replacement (instance names cannot be)
+        for (RenamedProperties.Rename rename : RenamedProperties.all()) {
+            if (!rename.from().contains("*")) {
+                ObjectNode deprecation = properties.addObject().put("name", rename.from()).putObject("deprecation");
+                deprecation.put("level", "error").put("replacement", rename.to()).put("reason", rename.change());
+            }
+        }
+        JsonNode hints = mapper.readTree(ADDITIONAL.toFile()).get("hints");
+        if (hints != null) {
+            root.set("hints", hints);
+        }
         Files.writeString(ADDITIONAL, mapper.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n");
     }
 }

@@ -19,7 +19,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * Boot's own error page (a deadline is a 504, not a 500), with the trace id.
  */
 @SpringBootTest(classes = WebTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = "resilience.problem-details.enabled=false")
+        properties = "resilience.problems.enabled=false")
 class StarterErrorsWithoutTheHandlerWebTest {
 
     @LocalServerPort

@@ -54,7 +54,7 @@ class WebAutoConfigurationTest {
 
     @Test
     void problemDetailsCanBeSwitchedOff() {
-        web.withPropertyValues("resilience.problem-details.enabled=false").run(context -> assertThat(context)
+        web.withPropertyValues("resilience.problems.enabled=false").run(context -> assertThat(context)
                 .doesNotHaveBean(ResilienceExceptionHandler.class).hasBean("traceContextFilter"));
     }
 

@@ -8,9 +8,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Allows retries while, over a sliding window, {@code retries ≤ ratio × calls + floor × seconds}.
- * The floor keeps rarely called operations retryable; the ratio caps the extra load a sick
- * downstream receives at {@code 1 + ratio} times its calls.
+ * Allows retries while, over a sliding window, {@code retries ≤ percent / 100 × calls + floor ×
+ * seconds}. The floor keeps rarely called operations retryable; the percentage caps the extra load
+ * a sick downstream receives at {@code 1 + percent / 100} times its calls. Shares are percentages
+ * throughout the starter (0 to 100).
  *
  * <p>The window is a ring of one-second buckets. Recording a call touches one striped counter,
  * so the success path stays cheap under contention; on the system clock it reads the current
@@ -19,10 +20,10 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class RatioRetryBudget implements RetryBudget {
 
-    /** Default share of retries among calls: 10 %. */
-    public static final double DEFAULT_RATIO = 0.1;
+    /** Default share of retries among calls, in percent. */
+    public static final double DEFAULT_PERCENT = 10;
 
-    /** Default retries always allowed per second of window, whatever the ratio. */
+    /** Default retries always allowed per second of window, whatever the share. */
     public static final int DEFAULT_MIN_RETRIES_PER_SECOND = 3;
 
     /** Default window. */
@@ -47,20 +48,20 @@ public final class RatioRetryBudget implements RetryBudget {
      * @return the budget
      */
     public static RatioRetryBudget ofDefaults() {
-        return new RatioRetryBudget(DEFAULT_RATIO, DEFAULT_MIN_RETRIES_PER_SECOND, DEFAULT_WINDOW, TimeSource.SYSTEM);
+        return new RatioRetryBudget(DEFAULT_PERCENT, DEFAULT_MIN_RETRIES_PER_SECOND, DEFAULT_WINDOW, TimeSource.SYSTEM);
     }
 
     /**
      * Creates a budget.
      *
-     * @param ratio retries allowed per call, between 0 and 1
+     * @param percent retries allowed per hundred calls, between 0 and 100
      * @param minRetriesPerSecond retries always allowed per second of window
      * @param window the sliding window, at least one second
      * @param time the time source
      */
-    public RatioRetryBudget(double ratio, int minRetriesPerSecond, Duration window, TimeSource time) {
-        if (!(ratio >= 0.0 && ratio <= 1.0)) {
-            throw new InvalidSettingException("ratio", "must be between 0 and 1", ratio);
+    public RatioRetryBudget(double percent, int minRetriesPerSecond, Duration window, TimeSource time) {
+        if (!(percent >= 0.0 && percent <= 100.0)) {
+            throw new InvalidSettingException("percent", "must be between 0 and 100", percent);
         }
         if (minRetriesPerSecond < 0) {
             throw new InvalidSettingException("minRetriesPerSecond", "must not be negative", minRetriesPerSecond);
@@ -68,7 +69,7 @@ public final class RatioRetryBudget implements RetryBudget {
         if (window == null || window.compareTo(Duration.ofSeconds(1)) < 0) {
             throw new InvalidSettingException("window", "must be at least 1s", window);
         }
-        this.ratio = ratio;
+        this.ratio = percent / 100;
         this.minRetriesPerSecond = minRetriesPerSecond;
         this.time = time;
         int seconds = (int) Math.min(3600, window.toSeconds());

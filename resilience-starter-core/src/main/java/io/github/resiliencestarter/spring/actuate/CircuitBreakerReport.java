@@ -67,7 +67,7 @@ public class CircuitBreakerReport implements ResilienceReportSection {
         thresholds.put("waitInOpenStateMs", config.waitInOpenState().toMillis());
         thresholds.put("halfOpenCalls", config.halfOpenCalls());
         thresholds.put("warmUpMs", config.warmUp().toMillis());
-        thresholds.put("warmUpStart", config.warmUpStart());
+        thresholds.put("warmUpStartPercent", config.warmUpStartPercent());
         out.put("settings", thresholds);
         out.put("methods", methods);
         return out;

@@ -13,7 +13,7 @@ import org.springframework.web.context.request.ServletWebRequest;
 /**
  * Renders the starter's errors as RFC 9457 problem details with the trace id. Ordered just before
  * the default advice order, so it beats a catch-all advice while a user's own higher-precedence
- * advice can still take over; switched off with {@code resilience.problem-details.enabled=false}.
+ * advice can still take over; switched off with {@code resilience.problems.enabled=false}.
  */
 @RestControllerAdvice
 @Order(ResilienceExceptionHandler.ORDER)

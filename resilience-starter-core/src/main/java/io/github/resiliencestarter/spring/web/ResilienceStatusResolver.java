@@ -13,7 +13,7 @@ import org.springframework.web.servlet.ModelAndView;
 
 /**
  * The last resort for the starter's errors that no handler rendered: with the problem-details
- * handler switched off ({@code resilience.problem-details.enabled=false}), or an application whose
+ * handler switched off ({@code resilience.problems.enabled=false}), or an application whose
  * own resolvers pass them on, a missing key is still a 400 and a deadline a 504, on Boot's own
  * error page, not a 500. Runs after every other resolver, so the application's advice and the
  * starter's handler keep the first word.

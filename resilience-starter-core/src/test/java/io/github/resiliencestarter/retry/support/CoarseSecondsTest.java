@@ -19,7 +19,7 @@ class CoarseSecondsTest {
 
     @Test
     void aBudgetOnTheSystemClockCountsItsCallsInTheWindow() {
-        RatioRetryBudget budget = new RatioRetryBudget(0.5, 0, Duration.ofSeconds(10),
+        RatioRetryBudget budget = new RatioRetryBudget(50, 0, Duration.ofSeconds(10),
                 io.github.resiliencestarter.context.TimeSource.SYSTEM);
         for (int i = 0; i < 100; i++) {
             budget.recordCall();

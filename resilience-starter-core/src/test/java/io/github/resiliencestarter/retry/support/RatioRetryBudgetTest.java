@@ -9,7 +9,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
- * The retry budget's arithmetic on a clock the test moves (rule R-6): the allowance is ratio × calls
+ * The retry budget's arithmetic on a clock the test moves (rule R-6): the allowance is percent / 100 × calls
  * plus the floor per second of the window, a second leaves the window exactly when it is a window
  * old, and a reused bucket starts from zero.
  */
@@ -34,17 +34,17 @@ class RatioRetryBudgetTest {
 
     @Test
     void R6_theAllowanceIsTheRatioOfCallsPlusTheFloorPerSecondOfTheWindow() {
-        RatioRetryBudget budget = new RatioRetryBudget(0.5, 1, Duration.ofSeconds(2), time);
+        RatioRetryBudget budget = new RatioRetryBudget(50, 1, Duration.ofSeconds(2), time);
         calls(budget, 10);
 
-        // 0.5 × 10 calls + 1 per second × 2 s
+        // 50 % of 10 calls + 1 per second × 2 s
         assertThat(drain(budget)).isEqualTo(7);
         assertThat(budget.snapshot()).containsExactly(10, 7);
     }
 
     @Test
     void R6_aSecondLeavesTheWindowWhenItIsAWindowOld() {
-        RatioRetryBudget budget = new RatioRetryBudget(1.0, 0, Duration.ofSeconds(2), time);
+        RatioRetryBudget budget = new RatioRetryBudget(100, 0, Duration.ofSeconds(2), time);
         calls(budget, 4);
         assertThat(drain(budget)).isEqualTo(4);
 
@@ -60,7 +60,7 @@ class RatioRetryBudgetTest {
 
     @Test
     void R6_aBucketReusedAWindowLaterStartsFromZero() {
-        RatioRetryBudget budget = new RatioRetryBudget(1.0, 0, Duration.ofSeconds(2), time);
+        RatioRetryBudget budget = new RatioRetryBudget(100, 0, Duration.ofSeconds(2), time);
         calls(budget, 100);
         assertThat(drain(budget)).isEqualTo(100);
 
@@ -73,7 +73,7 @@ class RatioRetryBudgetTest {
 
     @Test
     void R6_theFloorAloneAllowsItsRetriesWithoutCalls() {
-        RatioRetryBudget budget = new RatioRetryBudget(0.0, 3, Duration.ofSeconds(1), time);
+        RatioRetryBudget budget = new RatioRetryBudget(0, 3, Duration.ofSeconds(1), time);
 
         assertThat(drain(budget)).isEqualTo(3);
     }
@@ -81,18 +81,18 @@ class RatioRetryBudgetTest {
     @Test
     void R6_theSettingsAcceptTheirBoundsAndRefuseWhatLiesBeyond() {
         // the bounds themselves are valid
-        assertThat(drain(new RatioRetryBudget(0.0, 0, Duration.ofSeconds(1), time))).isZero();
-        RatioRetryBudget everyCall = new RatioRetryBudget(1.0, 0, Duration.ofSeconds(1), time);
+        assertThat(drain(new RatioRetryBudget(0, 0, Duration.ofSeconds(1), time))).isZero();
+        RatioRetryBudget everyCall = new RatioRetryBudget(100, 0, Duration.ofSeconds(1), time);
         calls(everyCall, 5);
         assertThat(drain(everyCall)).isEqualTo(5);
 
-        assertThatThrownBy(() -> new RatioRetryBudget(-0.01, 0, Duration.ofSeconds(1), time))
-                .isInstanceOf(InvalidSettingException.class).hasMessageContaining("ratio");
-        assertThatThrownBy(() -> new RatioRetryBudget(1.01, 0, Duration.ofSeconds(1), time))
-                .isInstanceOf(InvalidSettingException.class).hasMessageContaining("ratio");
-        assertThatThrownBy(() -> new RatioRetryBudget(0.1, -1, Duration.ofSeconds(1), time))
+        assertThatThrownBy(() -> new RatioRetryBudget(-1, 0, Duration.ofSeconds(1), time))
+                .isInstanceOf(InvalidSettingException.class).hasMessageContaining("percent");
+        assertThatThrownBy(() -> new RatioRetryBudget(101, 0, Duration.ofSeconds(1), time))
+                .isInstanceOf(InvalidSettingException.class).hasMessageContaining("percent");
+        assertThatThrownBy(() -> new RatioRetryBudget(10, -1, Duration.ofSeconds(1), time))
                 .isInstanceOf(InvalidSettingException.class).hasMessageContaining("minRetriesPerSecond");
-        assertThatThrownBy(() -> new RatioRetryBudget(0.1, 0, Duration.ofMillis(999), time))
+        assertThatThrownBy(() -> new RatioRetryBudget(10, 0, Duration.ofMillis(999), time))
                 .isInstanceOf(InvalidSettingException.class).hasMessageContaining("window");
     }
 }

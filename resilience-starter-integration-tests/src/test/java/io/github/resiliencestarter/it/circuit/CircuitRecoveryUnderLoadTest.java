@@ -171,7 +171,7 @@ class CircuitRecoveryUnderLoadTest {
                     "resilience.circuit-breaker.instances.inventory.wait-in-open-state=" + WAIT_IN_OPEN_MILLIS + "ms",
                     "resilience.circuit-breaker.instances.inventory.half-open-calls=3",
                     "resilience.circuit-breaker.instances.inventory.warm-up=" + WARM_UP_MILLIS + "ms",
-                    "resilience.circuit-breaker.instances.inventory.warm-up-start=0.1");
+                    "resilience.circuit-breaker.instances.inventory.warm-up-start-percent=10");
 
     @Test
     void R6_theBreakerOpensHoldsTheDownstreamOffProbesOnScheduleAndRampsTheRecovery() throws Exception {

@@ -124,8 +124,8 @@ public class IdempotencyProperties implements Validator {
 
     /**
      * Operation names whose calls without the key header run unprotected (counted as
-     * {@code unprotected}) instead of answering 400, as {@code @Idempotent(required = false)} does:
-     * for endpoints whose existing clients send no key yet.
+     * "unprotected") instead of answering 400, as @Idempotent(required = false) does: for endpoints
+     * whose existing clients send no key yet.
      */
     private List<String> keyOptional = new ArrayList<>();
 

@@ -75,6 +75,9 @@ public class RetryProperties extends RetrySettings implements Validator {
         setMultiplier(ExponentialBackOff.DEFAULT_MULTIPLIER);
         setJitter(JitterType.FULL);
         setJitterFactor(DEFAULT_JITTER_FACTOR);
+        setMaxRetryAfter(RetryConfig.DEFAULT_MAX_RETRY_AFTER);
+        setMode(RolloutPolicy.ENFORCE_ALL.mode());
+        setRollout(RolloutPolicy.ENFORCE_ALL.percent());
     }
 
     /**

@@ -22,9 +22,9 @@ public class ProblemsProperties {
     private boolean includeOperation;
 
     /**
-     * What problem types begin with. The default names them ({@code urn:resilience-starter:problem:});
-     * a documentation URL ending with {@code /} makes each type a link to its page, as RFC 9457
-     * suggests ({@code https://docs.example.com/problems/idempotency-key-invalid}).
+     * What problem types begin with: an absolute URI. The default names them
+     * (urn:resilience-starter:problem:); a documentation URL ending with a slash makes each type a
+     * link to its page, as RFC 9457 suggests (https://docs.example.com/problems/idempotency-key-invalid).
      */
     private String typeBase = ResilienceProblems.TYPE_BASE;
 

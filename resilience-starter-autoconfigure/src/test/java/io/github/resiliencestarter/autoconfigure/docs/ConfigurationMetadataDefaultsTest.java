@@ -32,6 +32,73 @@ class ConfigurationMetadataDefaultsTest {
     private static final Path ADDITIONAL = Path.of("src", "main", "resources", "META-INF",
             "additional-spring-configuration-metadata.json");
 
+    /** Properties with no default, and why: each means "none" when unset. */
+    private static final Map<String, String> NO_DEFAULT = Map.of(
+            "resilience.idempotent.encryption.active-key", "no encryption until keys are configured",
+            "resilience.idempotent.redis.replica-acks", "decided by the connection: all through Sentinel, else 0",
+            "resilience.messaging.default-budget", "a message without an expiry has no deadline",
+            "resilience.trace.default-budget", "a request without a budget has no deadline",
+            "resilience.retry.attempt-timeout", "attempts are bounded by the deadline only",
+            "resilience.retry.max-delay", "1s for exponential back-off, raised by a larger delay, none for fixed");
+
+    private static JsonNode metadata() throws Exception {
+        try (InputStream in = ConfigurationMetadataDefaultsTest.class
+                .getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+            return new ObjectMapper().readTree(in);
+        }
+    }
+
+    @Test
+    void everyPropertyHasADefaultOrSaysWhyNot() throws Exception {
+        List<String> missing = new ArrayList<>();
+        for (JsonNode property : metadata().get("properties")) {
+            String name = property.get("name").asText();
+            String type = property.path("type").asText();
+            boolean collection = type.startsWith("java.util.List") || type.startsWith("java.util.Map")
+                    || type.startsWith("java.util.Set");
+            if (property.has("defaultValue") || property.has("deprecation") || collection
+                    || NO_DEFAULT.containsKey(name)) {
+                continue;
+            }
+            missing.add(name + " (" + type + ")");
+        }
+        assertThat(missing).as("properties with neither a default nor a reason for none").isEmpty();
+        assertThat(NO_DEFAULT.values()).allMatch(reason -> !reason.isBlank());
+    }
+
+    @Test
+    void descriptionsAreTextNotJavadoc() throws Exception {
+        List<String> tagged = new ArrayList<>();
+        metadata().get("properties").forEach(property -> {
+            if (property.path("description").asText().contains("{@")) {
+                tagged.add(property.get("name").asText());
+            }
+        });
+        assertThat(tagged).as("descriptions an IDE would show with raw Javadoc tags").isEmpty();
+    }
+
+    @Test
+    void failureTypesAndClosedValuesHaveHints() throws Exception {
+        JsonNode metadata = metadata();
+        Map<String, JsonNode> hints = new LinkedHashMap<>();
+        metadata.path("hints").forEach(hint -> hints.put(hint.get("name").asText(), hint));
+        List<String> unhinted = new ArrayList<>();
+        for (JsonNode property : metadata.get("properties")) {
+            String name = property.get("name").asText();
+            if (property.path("type").asText().contains("java.lang.Class<? extends java.lang.Throwable>")) {
+                JsonNode provider = hints.containsKey(name) ? hints.get(name).path("providers").path(0) : null;
+                if (provider == null || !provider.path("name").asText().equals("class-reference")
+                        || !provider.path("parameters").path("target").asText().equals("java.lang.Throwable")) {
+                    unhinted.add(name);
+                }
+            }
+        }
+        assertThat(unhinted).as("failure-type lists without a class-reference hint").isEmpty();
+        assertThat(hints.get("resilience.idempotent.redis.replica-acks").path("values"))
+                .extracting(value -> value.get("value").asText()).contains("all", "0");
+        assertThat(hints.keySet()).allMatch(name -> metadata.get("properties").findValuesAsText("name").contains(name));
+    }
+
     @Test
     void everyRenamedPropertyIsAnErrorNamingItsReplacement() throws Exception {
         JsonNode metadata;

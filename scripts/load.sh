@@ -81,7 +81,7 @@ reliability() {
       profiles="mysql"; [ "$store" = redis ] && profiles="mysql,redis"
       DB_URL="$RESILIENCE_TEST_JDBC_URL" DB_USER="$RESILIENCE_TEST_JDBC_USER" DB_PASSWORD="$RESILIENCE_TEST_JDBC_PASSWORD" \
         REDIS_URL="$RESILIENCE_TEST_REDIS_URL" java -Xmx512m -jar "$JAR" --server.port="$port" \
-        --spring.profiles.active="$profiles" --logging.level.root=WARN --spring.datasource.hikari.maximum-pool-size=30 \
+        --spring.profiles.active="$profiles" --sample.faults-endpoint=true --logging.level.root=WARN --spring.datasource.hikari.maximum-pool-size=30 \
         > "/tmp/load-$store-$i.log" 2>&1 &
       pids+=($!)
       ports+=("$port")

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -17,6 +17,10 @@ import org.slf4j.LoggerFactory;
  * Injects the configured faults: before an annotated method runs ({@link #beforeMethod}) or
  * instead of an outbound request ({@link #beforeRequest}). Each injection is logged at WARN with
  * the trace id and counted. Thread-safe.
+ *
+ * <p>A fault's share is spread evenly over the calls it matches, not drawn at random: a share of 30
+ * injects 3 calls of every 10, never two in a row below 50, so a rehearsal gives the same result
+ * each time it runs, and a retry after an injected failure is not injected again by chance.
  */
 public final class FaultInjector {
 
@@ -25,6 +29,9 @@ public final class FaultInjector {
     private final Map<String, ChaosFault> byMethod = new HashMap<>();
 
     private final Map<String, ChaosFault> byClient = new HashMap<>();
+
+    /** Per fault, the matching calls counted so far: where the next one falls in the even spread. */
+    private final Map<String, AtomicLong> matched = new HashMap<>();
 
     private final Supplier<Set<String>> requested;
 
@@ -47,6 +54,7 @@ public final class FaultInjector {
                 throw new IllegalArgumentException("faults " + other.name() + " and " + fault.name() + " both target "
                         + target + ": one fault per target");
             }
+            matched.put(fault.name(), new AtomicLong());
         }
         this.requested = requested;
         this.observer = observer;
@@ -104,7 +112,12 @@ public final class FaultInjector {
         if (fault == null || (fault.trigger() == ChaosTrigger.HEADER && !requested.get().contains(fault.name()))) {
             return null;
         }
-        return fault.percent() >= 100 || ThreadLocalRandom.current().nextDouble(100) < fault.percent() ? fault : null;
+        if (fault.percent() >= 100) {
+            return fault;
+        }
+        // the call numbered n is injected when the running total of injections, n × share, steps past an integer
+        long n = matched.get(fault.name()).getAndIncrement();
+        return Math.floor((n + 1) * fault.percent() / 100) > Math.floor(n * fault.percent() / 100) ? fault : null;
     }
 
     private void inject(ChaosFault fault, String target) throws InterruptedException {

@@ -46,19 +46,24 @@ class FaultInjectorTest {
     }
 
     @Test
-    void aShareOfThirtyPercentInjectsIntoAboutThirtyPercentOfCalls() {
+    void aShareOfThirtyPercentInjectsThreeCallsOfEveryTenNeverTwoInARow() {
         FaultInjector injector = injector(Set.of(), methodFault("some", 30, ChaosTrigger.ALWAYS));
-        int failed = 0;
+        StringBuilder pattern = new StringBuilder();
         for (int i = 0; i < 2_000; i++) {
             try {
                 injector.beforeMethod("OrderService.place");
+                pattern.append('.');
             } catch (Throwable expected) {
-                failed++;
+                pattern.append('x');
             }
         }
-        // 600 expected; +-100 is about five standard deviations
-        assertThat(failed).isBetween(500, 700);
-        assertThat(count("some exception")).isEqualTo(failed);
+        // the same in every run: a rehearsal repeats, and the retry after an injected failure goes through
+        for (int window = 0; window + 10 <= pattern.length(); window += 10) {
+            assertThat(pattern.substring(window, window + 10).chars().filter(c -> c == 'x').count())
+                    .as("calls %d to %d", window, window + 9).isEqualTo(3);
+        }
+        assertThat(pattern.toString()).doesNotContain("xx").startsWith("...x..x..x");
+        assertThat(count("some exception")).isEqualTo(600);
     }
 
     @Test

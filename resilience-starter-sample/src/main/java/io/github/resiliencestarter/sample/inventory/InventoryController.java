@@ -3,10 +3,16 @@ package io.github.resiliencestarter.sample.inventory;
 import io.github.resiliencestarter.annotation.Idempotent;
 import io.github.resiliencestarter.annotation.Timeout;
 import io.github.resiliencestarter.context.ResilienceHeaders;
+import io.github.resiliencestarter.sample.BusinessProblem;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -26,9 +32,13 @@ public class InventoryController {
 
     private final Faults faults;
 
-    InventoryController(InventoryService inventory, Faults faults) {
+    private final boolean faultsEndpoint;
+
+    InventoryController(InventoryService inventory, Faults faults,
+            @Value("${sample.faults-endpoint:false}") boolean faultsEndpoint) {
         this.inventory = inventory;
         this.faults = faults;
+        this.faultsEndpoint = faultsEndpoint;
     }
 
     /**
@@ -108,14 +118,32 @@ public class InventoryController {
     }
 
     /**
-     * Sets the faults.
+     * Sets the faults: in the demo profile only ({@code sample.faults-endpoint=true}), and only for
+     * callers on this machine. Anywhere else, anyone could make the inventory fail.
      *
      * @param settings latency, failure rate and failure status
+     * @param request where the call comes from
      * @return the settings now in force
      */
     @PutMapping("/inventory/faults")
-    public Faults.Settings setFaults(@RequestBody Faults.Settings settings) {
+    public Faults.Settings setFaults(@RequestBody Faults.Settings settings, HttpServletRequest request) {
+        if (!faultsEndpoint) {
+            throw new BusinessProblem(HttpStatus.NOT_FOUND, "faults-endpoint-off",
+                    "Faults are set in the demo profile only (scripts/run-sample.sh --spring.profiles.active=demo)");
+        }
+        if (!isLoopback(request.getRemoteAddr())) {
+            throw new BusinessProblem(HttpStatus.FORBIDDEN, "faults-endpoint-local",
+                    "Faults are set from this machine only");
+        }
         faults.set(settings);
         return faults.settings();
+    }
+
+    private static boolean isLoopback(String address) {
+        try {
+            return InetAddress.getByName(address).isLoopbackAddress();
+        } catch (UnknownHostException ex) {
+            return false;
+        }
     }
 }

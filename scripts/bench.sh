@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every measurement of docs/benchmarks.md in one run (2-core budget; about 30 minutes):
+# Every measurement of docs/internals/benchmarks.md in one run (2-core budget; about 30 minutes):
 #   1. JMH: the annotation paths against the interceptor floor and the peers, the retry decisions,
 #      OFFLOAD with default settings as an outside harness ran it (its own 4 forks),
 #      and the idempotency stores against raw Redis / JDBC round trips (one fork, 3 warm-up and
@@ -9,9 +9,9 @@
 #      memory per record, lease keeping against keys held in flight (scripts/growth.sh);
 #   4. the settle phase against the build before the redesign (scripts/bench_baseline.sh).
 # Starts the Redis and MariaDB servers the measurements need the same way the tests do, writes
-# docs/bench/*.json and *.md and regenerates the results section of docs/benchmarks.md.
+# docs/internals/bench/*.json and *.md and regenerates the results section of docs/internals/benchmarks.md.
 # Extra arguments go to JMH and skip steps 2 and 3, e.g. scripts/bench.sh AnnotationBenchmark.
-# BENCH_SKIP_JMH=1 keeps the JMH results already in docs/bench/results.json and runs steps 2 and 3
+# BENCH_SKIP_JMH=1 keeps the JMH results already in docs/internals/bench/results.json and runs steps 2 and 3
 # (to finish a run whose later step failed); BENCH_SKIP_LOAD=1 keeps the last end-to-end tables and
 # GROWTH_PARTS (scripts/growth.sh) picks the growth measurements, for a shorter run;
 # BENCH_SKIP_BASELINE=1 keeps the last settle-phase table.
@@ -32,14 +32,14 @@ CP="resilience-starter-benchmarks/target/classes:$(cat resilience-starter-benchm
 mkdir -p docs/bench
 if [ "$#" -gt 0 ]; then
   java -cp "$CP" org.openjdk.jmh.Main -f 1 -wi 3 -w 1s -i 10 -r 1s -prof gc \
-    -rf json -rff docs/bench/results.json "$@"
+    -rf json -rff docs/internals/bench/results.json "$@"
 else
   if [ "${BENCH_SKIP_JMH:-0}" != 1 ]; then
-    # hedging has its own sampling run (docs/benchmarks.md, Hedging)
+    # hedging has its own sampling run (docs/internals/benchmarks.md, Hedging)
     java -cp "$CP" org.openjdk.jmh.Main -f 1 -wi 3 -w 1s -i 10 -r 1s -prof gc -e HedgingBenchmark \
-      -e OffloadDefaultsBenchmark -rf json -rff docs/bench/results.json
+      -e OffloadDefaultsBenchmark -rf json -rff docs/internals/bench/results.json
     # OFFLOAD exactly as an outside harness ran it (issue 32): default settings, its own 4 forks of 5 x 1 s
-    java -cp "$CP" org.openjdk.jmh.Main -prof gc -rf json -rff docs/bench/offload-defaults.json \
+    java -cp "$CP" org.openjdk.jmh.Main -prof gc -rf json -rff docs/internals/bench/offload-defaults.json \
       OffloadDefaultsBenchmark
   fi
   if [ "${BENCH_SKIP_LOAD:-0}" != 1 ]; then
@@ -55,5 +55,5 @@ else
       "$ROOT/scripts/bench_baseline.sh")
   fi
 fi
-python3 scripts/bench_report.py docs/bench/results.json docs/benchmarks.md
-echo "results: docs/bench/, report: docs/benchmarks.md"
+python3 scripts/bench_report.py docs/internals/bench/results.json docs/internals/benchmarks.md
+echo "results: docs/internals/bench/, report: docs/internals/benchmarks.md"

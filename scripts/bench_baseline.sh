@@ -8,7 +8,7 @@
 #   scripts/bench_baseline.sh [COMMIT]     COMMIT: the build before the redesign [f6ef5be]
 #
 # Builds COMMIT in a detached worktree under target/ (package only: nothing is installed over this
-# build's artifacts), this build as bench.sh does, and writes docs/bench/settle-regression.json and .md.
+# build's artifacts), this build as bench.sh does, and writes docs/internals/bench/settle-regression.json and .md.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -51,5 +51,5 @@ run "$TREE" "$WORK/before.json"
 fresh_servers
 run "$ROOT" "$WORK/after.json"
 python3 scripts/bench_baseline_report.py "$BASE" "$(git rev-parse --short HEAD)" "$WORK/before.json" "$WORK/after.json" \
-  docs/bench/settle-regression.json docs/bench/settle-regression.md
-echo "report: docs/bench/settle-regression.md"
+  docs/internals/bench/settle-regression.json docs/internals/bench/settle-regression.md
+echo "report: docs/internals/bench/settle-regression.md"

@@ -69,7 +69,7 @@ def main(base, head, before_path, after_path, out_json, out_md):
     lines += ["", "Both builds measured back to back, each on fresh servers, by `scripts/bench_baseline.sh`; "
               "the floor and the raw round trips are measured in each build's own run, so a drift of the "
               "machine between the two runs cancels. Goal: no row worse by more than 5 %. Raw figures: "
-              "`docs/bench/settle-regression.json`.", ""]
+              "`docs/internals/bench/settle-regression.json`.", ""]
     open(out_md, "w").write("\n".join(lines))
 
 

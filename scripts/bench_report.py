@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Turns JMH JSON results into the table between the markers of docs/benchmarks.md.
+"""Turns JMH JSON results into the table between the markers of docs/internals/benchmarks.md.
 
 Medians of the measured iterations; ratios are computed within the same run.
 """
@@ -53,7 +53,7 @@ def table(results):
     return lines
 
 
-# Issue 32's "before": the figures of docs/benchmarks.md's run of 2026-12-01 (the issue quotes them)
+# Issue 32's "before": the figures of docs/internals/benchmarks.md's run of 2026-12-01 (the issue quotes them)
 BEFORE = {
     "retry": "1.68 × floor, 176 B",
     "interrupt": "3.25 × floor, 248 B",
@@ -172,13 +172,13 @@ def main():
     results = load(sys.argv[1])
     try:
         # the outside harness's exact OFFLOAD case runs with its own forks (scripts/bench.sh)
-        results.update(load("docs/bench/offload-defaults.json"))
+        results.update(load("docs/internals/bench/offload-defaults.json"))
     except OSError:
         pass
     block = ([START, "", "### Goals of issue 32 (one JMH run)", ""] + ratios(results)
-             + [""] + fragment("docs/bench/settle-regression.md")
-             + [""] + fragment("docs/bench/load-overhead.md")
-             + ["", "### How cost grows", ""] + fragment("docs/bench/growth.md")
+             + [""] + fragment("docs/internals/bench/settle-regression.md")
+             + [""] + fragment("docs/internals/bench/load-overhead.md")
+             + ["", "### How cost grows", ""] + fragment("docs/internals/bench/growth.md")
              + ["", "### All JMH results", ""] + table(results) + ["", END])
     path = sys.argv[2]
     text = open(path).read() if path else ""

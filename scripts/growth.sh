@@ -3,7 +3,7 @@
 # JDBC claim's latency against the live rows on MariaDB, and Redis memory per record against a raw
 # SET. Starts the Redis and MariaDB servers the way the tests do (or uses those in the environment),
 # builds the benchmarks module without installing anything, runs the three measurements and writes
-# docs/bench/growth.json and docs/bench/growth.md (the tables with the growth per step).
+# docs/internals/bench/growth.json and docs/internals/bench/growth.md (the tables with the growth per step).
 #
 # Sizes come from the environment (defaults in brackets):
 #   GROWTH_PARTS     which measurements                  ["startup claim redis held"]
@@ -102,5 +102,5 @@ if [[ " $PARTS " == *" held "* ]]; then
 fi
 
 mkdir -p docs/bench
-python3 scripts/growth_report.py "$WORK" docs/bench/growth.json docs/bench/growth.md
-echo "results: docs/bench/growth.json, tables: docs/bench/growth.md"
+python3 scripts/growth_report.py "$WORK" docs/internals/bench/growth.json docs/internals/bench/growth.md
+echo "results: docs/internals/bench/growth.json, tables: docs/internals/bench/growth.md"

@@ -5,14 +5,14 @@
 #   The long load run of the reliability issue: two sample instances sharing one MariaDB (and, in
 #   the second round, one Redis for idempotency), 5 % injected inventory failures, 20 000 create
 #   requests with 30 % duplicates from 24 client threads over at least 60 s, per store
-#   (docs/reliability.md). Without a subcommand, numeric arguments mean this run.
+#   (docs/internals/reliability.md). Without a subcommand, numeric arguments mean this run.
 #
 # scripts/load.sh overhead [rate] [seconds]
 #   The end-to-end cost of the starter (issue 18): one sample instance (profiles mysql,redis) with
 #   the starter on, then the same jar with --resilience.enabled=false, each under the same
 #   open-model load (OpenModelLoad: fixed arrival rate, default 80 req/s, measured for 30 s after a
-#   warm-up, then a closed-loop saturation phase), each under JFR. Writes docs/bench/load-overhead.json
-#   and docs/bench/load-overhead.md. Environment: LOAD_WARMUP (s, 15), LOAD_SATURATION (s, 15),
+#   warm-up, then a closed-loop saturation phase), each under JFR. Writes docs/internals/bench/load-overhead.json
+#   and docs/internals/bench/load-overhead.md. Environment: LOAD_WARMUP (s, 15), LOAD_SATURATION (s, 15),
 #   LOAD_CONCURRENCY (32), LOAD_CREATE_SHARE (0.5), LOAD_PRODUCTS (100), LOAD_ROUNDS (1; 2 runs
 #   on, off, off, on), LOAD_SKIP_BUILD=1 to reuse the jar and classpath of an earlier build.
 #
@@ -155,12 +155,12 @@ overhead() {
     stop_instances
     runs+=("$variant:$out/$tag.json:$out/$tag.jfr")
   done
-  python3 scripts/load_overhead_report.py --out-json docs/bench/load-overhead.json \
-    --out-md docs/bench/load-overhead.md --products "$products" \
+  python3 scripts/load_overhead_report.py --out-json docs/internals/bench/load-overhead.json \
+    --out-md docs/internals/bench/load-overhead.md --products "$products" \
     "${runs[@]}"
   # what of the first starter-on run's CPU and allocation ran inside the starter, by starter frame
-  mkdir -p docs/bench/profiles
-  python3 scripts/jfr_starter_share.py "$out/on-1.jfr" 20 "$out/on-1.json" > docs/bench/profiles/end-to-end-starter-share.txt
+  mkdir -p docs/internals/bench/profiles
+  python3 scripts/jfr_starter_share.py "$out/on-1.jfr" 20 "$out/on-1.json" > docs/internals/bench/profiles/end-to-end-starter-share.txt
 }
 
 "$MODE" "$@"

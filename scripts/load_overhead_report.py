@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Turns the two runs of `scripts/load.sh overhead` into docs/bench/load-overhead.{json,md}.
+"""Turns the two runs of `scripts/load.sh overhead` into docs/internals/bench/load-overhead.{json,md}.
 
 Arguments: --out-json FILE --out-md FILE [--products N] VARIANT:LOAD_JSON:JFR ...
 
@@ -215,7 +215,7 @@ def main():
                   f"allocation {kib(c['allocDeltaBytesPerRequest'])} more per request. Errors are open-model + "
                   "saturation answers other than 2xx: the table's closed-loop column counts 2xx only, the ratio counts them "
                   "too, so the off run's unretried stock conflicts do not flatter it; raw figures: "
-                  "`docs/bench/load-overhead.json`.", width=100) + "\n"
+                  "`docs/internals/bench/load-overhead.json`.", width=100) + "\n"
     cpus = result["machine"]["cpus"] or 1
     busy = [v["run"] for v in variants if (v["openModel"].get("loadAverage") or {}).get("end", 0) > 2 * cpus]
     if busy:

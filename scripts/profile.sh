@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# JFR profiles (allocation and CPU) of each benchmarked path, summarised into docs/bench/profiles/.
+# JFR profiles (allocation and CPU) of each benchmarked path, summarised into docs/internals/bench/profiles/.
 # Run after scripts/bench.sh built the benchmarks (it reuses their class path); starts the test
 # servers for the store paths. Usage: scripts/profile.sh [JMH regex], default: every issue 18 path.
 set -euo pipefail
@@ -13,10 +13,10 @@ PATTERN="${1:-AnnotationBenchmark.(floorCall|retryOurs|timeoutOursInterrupt|time
 OUT="$(mktemp -d /tmp/resilience-profiles.XXXXXX)"
 java -cp "$CP" org.openjdk.jmh.Main "$PATTERN" -f 1 -wi 2 -w 1s -i 2 -r 3s \
   -prof "jfr:dir=$OUT;configName=profile" >/dev/null
-mkdir -p docs/bench/profiles
+mkdir -p docs/internals/bench/profiles
 find "$OUT" -name profile.jfr | sort | while read -r recording; do
   name="$(basename "$(dirname "$recording")" | sed 's/^io\.github\.resiliencestarter\.benchmarks\.//')"
-  python3 scripts/jfr_summary.py "$recording" 30 > "docs/bench/profiles/$name.txt"
-  echo "profile: docs/bench/profiles/$name.txt"
+  python3 scripts/jfr_summary.py "$recording" 30 > "docs/internals/bench/profiles/$name.txt"
+  echo "profile: docs/internals/bench/profiles/$name.txt"
 done
 rm -rf "$OUT"

@@ -63,17 +63,17 @@ for leg in $LEGS; do
   leg_started=$SECONDS
   case "$leg" in
     1) echo "== leg 1: Spring Boot 3.5, Java 17"
-       # with mutation testing of the whole engine (PIT, docs/testing.md): mutants whose class or tests changed
+       # with mutation testing of the whole engine (PIT, docs/internals/testing.md): mutants whose class or tests changed
        # since the kept history are analysed again; the build fails below the threshold on mutants killed; the
        # report is left in resilience-starter-core/target/pit-reports. The nemesis run (tag
-       # "nemesis", docs/reliability.md) runs on leg 2
+       # "nemesis", docs/internals/reliability.md) runs on leg 2
        timed 1 ./mvnw -B -ntp -DskipPitest=false -DexcludedGroups=nemesis verify "$@" ;;
     2) echo "== leg 2: Spring Boot 4.0, Java 17"
        release_classes "$@"
        # the purge of a million rows ("scale") measures the database, and the dashboard's queries against
        # Prometheus ("prometheus") the meters' names, not the Boot line: legs 1 and 3 run them. The failover
        # tests run here too: they test a server topology, but each Boot line brings its own Lettuce. So does the
-       # nemesis run (docs/reliability.md): 60 s of faults from a seed drawn and printed at its start
+       # nemesis run (docs/internals/reliability.md): 60 s of faults from a seed drawn and printed at its start
        timed 2 ./mvnw -B -ntp -Pboot4 -DexcludedGroups=scale,prometheus,simulation -Dnemesis.seconds=60 \
          -pl "$BOOT4_MODULES" verify "$@" ;;
     3) echo "== leg 3: Spring Boot 4.1, Java 25"
@@ -81,7 +81,7 @@ for leg in $LEGS; do
          echo "no JDK 25 at $JAVA25_HOME (set JAVA25_HOME); the Java 25 leg does not skip" >&2
          exit 1
        fi
-       # null safety checked (docs/testing.md): NullAway in JSpecify mode needs javac 22 or later, so
+       # null safety checked (docs/internals/testing.md): NullAway in JSpecify mode needs javac 22 or later, so
        # it compiles the main sources of core and autoconfigure here, into target/nullaway
        timed 3-nullaway env JAVA_HOME="$JAVA25_HOME" ./mvnw -B -ntp -Pnullaway \
          -pl resilience-starter-core,resilience-starter-autoconfigure compile "$@"

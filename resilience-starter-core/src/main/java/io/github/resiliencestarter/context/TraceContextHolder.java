@@ -19,7 +19,7 @@ import org.slf4j.MDC;
  * and restore it exactly as they would a {@code TransmittableThreadLocal}. A
  * {@code TransmittableThreadLocal} itself would also look up its per-thread registry (a
  * {@code WeakHashMap}) on every read and write: about 10 ns each, paid several times per
- * annotated call (docs/benchmarks.md).
+ * annotated call (docs/internals/benchmarks.md).
  *
  * <p>Two choices make pooled threads safe: a thread created while a request is active does
  * <em>not</em> inherit its context, and the context plus the MDC travel only with tasks wrapped by

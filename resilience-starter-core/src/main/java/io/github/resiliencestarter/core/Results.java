@@ -20,7 +20,7 @@ public final class Results {
      * @param <T> the work's result type
      * @return {@code value}, unchanged
      */
-    @SuppressWarnings("NullAway") // the documented suppression: docs/testing.md#null-safety
+    @SuppressWarnings("NullAway") // the documented suppression: docs/internals/testing.md#null-safety
     public static <T extends @Nullable Object> T returned(@Nullable T value) {
         return value;
     }

@@ -19,7 +19,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * Rule I-6 at scale on the real MySQL-compatible server: 1 000 000 expired rows are purged in
  * batches while claims keep going, and claims stay fast (their p99 is reported). Subclasses run
  * the same on another database. Tagged "scale": the test command runs it on the Java 17 and Java 25
- * legs, not on every Boot line (docs/testing.md); rule I-6 itself is checked on every leg by the
+ * legs, not on every Boot line (docs/internals/testing.md); rule I-6 itself is checked on every leg by the
  * store contract.
  */
 @Tag("scale")

@@ -13,7 +13,7 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
- * The bridge of the Boot line at hand (docs/decisions.md) hands the propagation interceptors to
+ * The bridge of the Boot line at hand (docs/internals/decisions.md) hands the propagation interceptors to
  * Boot's client builders and the store's health to Actuator; the other line's bridge stays off.
  * All auto-configurations are listed, as Boot's import file lists them, so both bridges are asked.
  */

@@ -32,7 +32,7 @@ import org.springframework.asm.Type;
 
 /**
  * The starter is compiled once, against Spring Boot 3.5 / Framework 6.2, and runs on Boot 4 /
- * Framework 7 too (docs/decisions.md). This test reads every class of the core and
+ * Framework 7 too (docs/internals/decisions.md). This test reads every class of the core and
  * auto-configuration modules and links each reference into Spring against the Spring on the test
  * classpath: a method or field that is gone or changed its signature (Framework 7's
  * {@code HttpHeaders} is no longer a {@code MultiValueMap}) fails here, on the Boot 4 legs, even

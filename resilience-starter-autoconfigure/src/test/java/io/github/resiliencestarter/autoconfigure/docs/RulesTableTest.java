@@ -15,7 +15,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * docs/rules.md names every rule id of the project's RULES.md, every test it names exists, and
+ * docs/internals/rules.md names every rule id of the project's RULES.md, every test it names exists, and
  * every rule id starts the name of at least one test.
  */
 class RulesTableTest {
@@ -55,7 +55,7 @@ class RulesTableTest {
 
     @Test
     void everyRuleIdOfTheRulesIsInTheTable() throws IOException {
-        String table = Files.readString(REPOSITORY.resolve("docs/rules.md"));
+        String table = Files.readString(REPOSITORY.resolve("docs/internals/rules.md"));
         assertThat(ruleIds()).allSatisfy(id -> assertThat(table).contains("| " + id + " |"));
     }
 
@@ -75,7 +75,7 @@ class RulesTableTest {
 
     @Test
     void everyTestTheTableNamesExists() throws IOException {
-        String table = Files.readString(REPOSITORY.resolve("docs/rules.md"));
+        String table = Files.readString(REPOSITORY.resolve("docs/internals/rules.md"));
         List<String> sources = testSources();
         Matcher matcher = TEST_NAME.matcher(table);
         List<String> missing = new ArrayList<>();
@@ -94,6 +94,6 @@ class RulesTableTest {
             }
         }
         assertThat(named).isGreaterThan(50);
-        assertThat(missing).as("tests named in docs/rules.md that do not exist").isEmpty();
+        assertThat(missing).as("tests named in docs/internals/rules.md that do not exist").isEmpty();
     }
 }

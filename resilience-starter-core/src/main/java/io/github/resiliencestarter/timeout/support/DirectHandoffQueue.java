@@ -25,7 +25,7 @@ import org.jspecify.annotations.Nullable;
  * <p>A worker that comes back for a task first checks its slot {@value #SPINS} times with a pause
  * hint (about 3 to 5 µs on the project's machine), then parks. A caller that offloads call after
  * call offers its next task within that window, so the worker takes it without being parked and
- * woken: parking at once cost about 4.5 µs per OFFLOAD call (docs/benchmarks.md, issue 47). The
+ * woken: parking at once cost about 4.5 µs per OFFLOAD call (docs/internals/benchmarks.md, issue 47). The
  * window is bounded and short: unlike a (non-fair) {@code SynchronousQueue} on Java 17, whose
  * waiting side spins long enough to take the CPU a caller on a machine of two cores needs to hand
  * over and to wake up (about 4 µs per call in {@code OffloadDefaultsBenchmark}).

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The idempotency protocol under thousands of seeded schedules of duplicates and faults
- * (docs/testing.md, "Deterministic simulation"). A failure names its seed; run
+ * (docs/internals/testing.md, "Deterministic simulation"). A failure names its seed; run
  * {@code -Dresilience.simulation.seed=<seed>} to replay that one schedule with its trace.
  */
 @Tag("simulation")
@@ -166,7 +166,7 @@ class IdempotencySimulationTest {
      * knows of after a claim and a completion ({@code all}), never counted across a reconnect (the
      * store's connection re-sends, but an answer after a reconnect is not an acknowledgement, which
      * is what "never re-sends" models). A thousand fixed seeds, every one of which held
-     * (docs/testing.md has what the weaker policies ran into). {@code -Dresilience.simulation.acks=1}
+     * (docs/internals/testing.md has what the weaker policies ran into). {@code -Dresilience.simulation.acks=1}
      * (or {@code none}, {@code 2}, {@code listed,noresend}, {@code all,extensions,noresend}) explores
      * a policy instead (with {@code -Dresilience.simulation.faults=FAILOVER,CUT,...} more kinds of fault), for the budget, from a new base seed, and stops at its first violation with
      * the seed and trace.

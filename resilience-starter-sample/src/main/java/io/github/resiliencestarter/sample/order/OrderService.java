@@ -36,7 +36,7 @@ public class OrderService {
      * inserts the order; on the JDBC store the idempotency record completes in that same
      * transaction. Nothing here looks for an existing order and the order number is no unique key:
      * {@code @Idempotent} on the controller alone makes a duplicate a replay, and the end-to-end
-     * tests count the orders per number to prove it (docs/decisions.md). With RabbitMQ (profile
+     * tests count the orders per number to prove it (docs/internals/decisions.md). With RabbitMQ (profile
      * {@code rabbit}) the order-created event is sent after the commit.
      *
      * @param request the request

@@ -134,8 +134,10 @@ public @interface Retry {
      *
      * <p>A hedge is an attempt: it has its own number, counts towards {@link #maxAttempts()} and
      * takes a token of the retry budget. Hedged methods run their attempts on the {@code @Timeout}
-     * executor. Only for methods that are safe to run twice at the same time: a GET/HEAD/PUT/DELETE/
-     * OPTIONS handler or {@code idempotent = true}; anything else fails the start (docs/retry.md).
+     * executor. Only for methods that are safe to run twice at the same time: a GET, HEAD or
+     * OPTIONS handler, or {@link #concurrentSafe()}. A PUT or DELETE handler, {@code idempotent =
+     * true} or {@code @Idempotent} alone is safe to repeat, not to run twice at once: the start
+     * fails (docs/retry.md, "Which methods may hedge").
      *
      * @return the hedge delay, a percentile, or empty for none
      */

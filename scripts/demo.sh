@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Walks through what the starter does, against a running sample in its demo profile:
-#   scripts/run-sample.sh --spring.profiles.active=demo
+# Walks through what the starter does, against a running sample in its demo profile, as
+# scripts/run-sample.sh starts it
 # Usage: scripts/demo.sh [base-url]   (default http://127.0.0.1:8080). Needs bash, curl and jq
 # (Linux or macOS: bash 3.2 and BSD date do).
 set -euo pipefail
@@ -26,8 +26,8 @@ stock() { curl -s "$BASE/inventory/stock/1" | jq -r .available; }
 
 if [ "$(curl -s -o /dev/null -w '%{http_code}' -X PUT "$BASE/inventory/faults" -H 'Content-Type: application/json' \
     -d '{"latencyMs":0,"failureRate":0,"failureStatus":503,"failNext":0}')" != 200 ]; then
-  echo "The sample at $BASE does not let this demo set its inventory's faults: start it in the demo profile,"
-  echo "  scripts/run-sample.sh --spring.profiles.active=demo"
+  echo "The sample at $BASE does not let this demo set its inventory's faults: start it with its demo profile,"
+  echo "  scripts/run-sample.sh (not DEMO=0), or --spring.profiles.include=demo"
   exit 1
 fi
 

@@ -129,7 +129,7 @@ public class InventoryController {
     public Faults.Settings setFaults(@RequestBody Faults.Settings settings, HttpServletRequest request) {
         if (!faultsEndpoint) {
             throw new BusinessProblem(HttpStatus.NOT_FOUND, "faults-endpoint-off",
-                    "Faults are set in the demo profile only (scripts/run-sample.sh --spring.profiles.active=demo)");
+                    "Faults are set in the demo profile only (scripts/run-sample.sh turns it on)");
         }
         if (!isLoopback(request.getRemoteAddr())) {
             throw new BusinessProblem(HttpStatus.FORBIDDEN, "faults-endpoint-local",

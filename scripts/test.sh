@@ -86,10 +86,11 @@ for leg in $LEGS; do
        timed 3-nullaway env JAVA_HOME="$JAVA25_HOME" ./mvnw -B -ntp -Pnullaway \
          -pl resilience-starter-core,resilience-starter-autoconfigure compile "$@"
        release_classes "$@"
-       # the contract kit's process kill (tag "process-kill", about 60 s a leg) runs on legs 1 and 2, one per Boot line
+       # the contract kit's process kill (tag "process-kill", about 60 s a leg) and the AOT-processed sample (tag "aot",
+       # with its processing, about 30 s) run on legs 1 and 2, one per Boot line
        # Boot 4.1.2's own Netty release is not served here: the newest 4.2 one that is; nor are the test
        # jars of its Kafka release (4.2.2) that spring-kafka-test's broker needs: those of 4.2.1 are
-       timed 3 env JAVA_HOME="$JAVA25_HOME" ./mvnw -B -ntp -Pboot4 -DexcludedGroups=failover,simulation,nemesis,process-kill \
+       timed 3 env JAVA_HOME="$JAVA25_HOME" ./mvnw -B -ntp -Pboot4 -DexcludedGroups=failover,simulation,nemesis,process-kill,aot -Dspring-boot.aot.skip=true \
          -Dspring-boot4.version=4.1.2 -Dnetty.version=4.2.18.Final -Dkafka.version=4.2.1 -pl "$BOOT4_MODULES" \
          verify "$@" ;;
     *) echo "unknown leg '$leg'" >&2; exit 2 ;;

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * the breaker. And what the processing wrote down for a native image names the stores' scripts
  * (the starter's {@code aot.factories} was found).
  */
+@Tag("aot")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class AheadOfTimeSampleTest {

@@ -116,7 +116,7 @@ public final class FaultInjector {
             return fault;
         }
         // the call numbered n is injected when the running total of injections, n × share, steps past an integer
-        long n = matched.get(fault.name()).getAndIncrement();
+        long n = Objects.requireNonNull(matched.get(fault.name()), "every fault has its counter").getAndIncrement();
         return Math.floor((n + 1) * fault.percent() / 100) > Math.floor(n * fault.percent() / 100) ? fault : null;
     }
 

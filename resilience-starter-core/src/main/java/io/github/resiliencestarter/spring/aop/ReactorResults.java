@@ -5,6 +5,8 @@ import io.github.resiliencestarter.context.TraceContextHolder;
 import io.github.resiliencestarter.context.TraceScope;
 import io.github.resiliencestarter.core.CheckedCallable;
 import io.github.resiliencestarter.micrometer.TraceContextAccessor;
+import io.micrometer.context.ContextSnapshot;
+import io.micrometer.context.ContextSnapshotFactory;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.aopalliance.intercept.MethodInvocation;
@@ -21,6 +23,10 @@ import reactor.core.scheduler.Schedulers;
  * the work.
  */
 final class ReactorResults {
+
+    /** Captures Micrometer's current observation only (ObservationThreadLocalAccessor's key). */
+    private static final ContextSnapshotFactory OBSERVATION = ContextSnapshotFactory.builder()
+            .captureKeyPredicate("micrometer.observation"::equals).build();
 
     private ReactorResults() {
     }
@@ -89,8 +95,10 @@ final class ReactorResults {
             // context: give the method's Mono the governed context (deadline, attempt), not none
             subscribed = subscribed.contextWrite(reactor -> reactor.put(TraceContextAccessor.KEY, current));
         }
-        // subscribed here, outside the subscriber's chain: capture what context-propagation knows of
-        // (the current observation, and with it the tracer's span) so the method's operators see it
-        return subscribed.contextCapture().toFuture();
+        // subscribed here, outside the subscriber's chain: carry the current observation (and with it
+        // the tracer's span) so the method's operators see it. Only that key: this thread's other
+        // context-propagation values (the request, the security context) may be another request's
+        ContextSnapshot observation = OBSERVATION.captureAll();
+        return subscribed.contextWrite(observation::updateContext).toFuture();
     }
 }

@@ -27,7 +27,7 @@ public final class RenamedProperties {
     public record Rename(String from, String to, String change) {
 
         /** The old name in canonical form; an instance name may be {@code .name} or {@code [name]}. */
-        private Pattern pattern() {
+        private Pattern toPattern() {
             String instance = "(?:\\.[^.\\[\\]]+|\\[[^\\]]+\\])";
             List<String> parts = new ArrayList<>();
             for (String part : from.replace(".*.", "*.").split("\\*", -1)) {
@@ -47,6 +47,9 @@ public final class RenamedProperties {
             new Rename("resilience.circuit-breaker.instances.*.warm-up-start",
                     "resilience.circuit-breaker.instances.<name>.warm-up-start-percent",
                     "a percentage now, as every share: 0.1 becomes 10"));
+
+    /** The renames' old names as patterns, compiled once, in the order of {@link #RENAMES}. */
+    private static final List<Pattern> PATTERNS = RENAMES.stream().map(Rename::toPattern).toList();
 
     private RenamedProperties() {
     }
@@ -73,9 +76,11 @@ public final class RenamedProperties {
             if (!(source instanceof IterableConfigurationPropertySource names)) {
                 continue;
             }
-            names.stream().map(Object::toString).forEach(name -> {
-                for (Rename rename : RENAMES) {
-                    if (rename.pattern().matcher(name).matches()) {
+            // only names under resilience. can be old ones: the rest of the environment is not matched
+            names.stream().map(Object::toString).filter(name -> name.startsWith("resilience.")).forEach(name -> {
+                for (int i = 0; i < RENAMES.size(); i++) {
+                    if (PATTERNS.get(i).matcher(name).matches()) {
+                        Rename rename = RENAMES.get(i);
                         found.add(name + " is now " + rename.to() + " (" + rename.change() + ")");
                     }
                 }

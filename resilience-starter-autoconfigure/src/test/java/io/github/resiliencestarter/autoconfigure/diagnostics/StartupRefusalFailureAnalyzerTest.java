@@ -20,6 +20,7 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 
 /**
@@ -133,14 +134,10 @@ class StartupRefusalFailureAnalyzerTest {
         }
     }
 
+    /** {@link Keyed} with a database, whose idempotency table nobody created. */
     @Configuration(proxyBeanMethods = false)
-    @ImportAutoConfiguration({ResilienceAutoConfiguration.class, IdempotencyAutoConfiguration.class})
+    @Import(Keyed.class)
     static class KeyedOnADatabase {
-
-        @Bean
-        KeyedOrders orders() {
-            return new KeyedOrders();
-        }
 
         @Bean
         DataSource dataSource() {

@@ -22,13 +22,14 @@ import org.jspecify.annotations.Nullable;
  * longest (a {@code LinkedTransferQueue}, a fair {@code SynchronousQueue}) rotates the load over
  * every worker, so at about one task a second none of them is ever idle long enough to end.
  *
- * <p>A worker that comes back for a task first checks its slot {@value #SPINS} times with a pause
- * hint (about 3 to 5 µs on the project's machine), then parks. A caller that offloads call after
- * call offers its next task within that window, so the worker takes it without being parked and
- * woken: parking at once cost about 4.5 µs per OFFLOAD call (docs/internals/benchmarks.md, issue 47). The
- * window is bounded and short: unlike a (non-fair) {@code SynchronousQueue} on Java 17, whose
- * waiting side spins long enough to take the CPU a caller on a machine of two cores needs to hand
- * over and to wake up (about 4 µs per call in {@code OffloadDefaultsBenchmark}).
+ * <p>A worker that comes back for a task first checks its slot for a while, then parks. A caller
+ * that offloads call after call offers its next task within that window, so the worker takes it
+ * without being parked and woken: parking at once cost about 4.5 µs per OFFLOAD call
+ * (docs/internals/benchmarks.md, issue 47). The window is a time learnt from the recent waits
+ * ({@link SpinWindow}, at most 50 µs), so it shrinks to nothing under a trickle; the spin yields
+ * every few microseconds, so a thread ready on the same core is not held up. Unlike a (non-fair)
+ * {@code SynchronousQueue} on Java 17, whose waiting side spins long enough to take the CPU a
+ * caller on a machine of two cores needs to hand over and to wake up.
  *
  * <p>{@link #put} is not supported: waiting without bound for a worker is what the executor's
  * rejection is there to avoid, so a rejection handler that blocks the caller through
@@ -38,14 +39,17 @@ import org.jspecify.annotations.Nullable;
  */
 public final class DirectHandoffQueue extends AbstractQueue<Runnable> implements BlockingQueue<Runnable> {
 
-    /** Checks of its slot a worker makes, with a pause hint, before it parks. */
-    static final int SPINS = 128;
+    /** Pause hints between two yields of a spinning worker (about 3 µs on the project's machine). */
+    private static final int SPINS_PER_YIELD = 64;
 
     /** How often a timed offer looks again for a worker that began to wait. */
     private static final long OFFER_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     /** Idle workers, the one that waited last first. */
     private final ConcurrentLinkedDeque<Waiter> waiters = new ConcurrentLinkedDeque<>();
+
+    /** How long a worker looks for a task before it parks. */
+    private final SpinWindow spinWindow = new SpinWindow();
 
     /** One idle worker and the slot its task is handed over in. */
     private static final class Waiter {
@@ -123,21 +127,27 @@ public final class DirectHandoffQueue extends AbstractQueue<Runnable> implements
     private @Nullable Runnable await(boolean timed, long nanos) throws InterruptedException {
         Waiter waiter = new Waiter();
         waiters.addFirst(waiter);
-        long deadline = System.nanoTime() + nanos;
-        int spins = SPINS;
+        long start = System.nanoTime();
+        long deadline = start + nanos;
+        long spinUntil = start + spinWindow.nanos();
+        boolean parked = false;
+        int spins = 0;
         while (true) {
             Object handed = waiter.slot.get();
             if (handed != null) {
+                spinWindow.handedOver(System.nanoTime() - start, parked);
                 return (Runnable) handed;
             }
             boolean interrupted = Thread.interrupted();
-            long left = deadline - System.nanoTime();
+            long now = System.nanoTime();
+            long left = deadline - now;
             if (interrupted || timed && left <= 0) {
                 if (waiter.slot.compareAndSet(null, Waiter.GAVE_UP)) {
                     waiters.remove(waiter);
                     if (interrupted) {
                         throw new InterruptedException();
                     }
+                    spinWindow.gaveUp();
                     return null;
                 }
                 // a task arrived as the wait ended: take it, and keep the interrupt for the worker
@@ -146,12 +156,16 @@ public final class DirectHandoffQueue extends AbstractQueue<Runnable> implements
                 }
                 return (Runnable) waiter.slot.get();
             }
-            if (spins > 0) {
-                // a caller offloading call after call hands its next task over within these checks
-                spins--;
-                Thread.onSpinWait();
+            if (now - spinUntil < 0) {
+                // a caller offloading call after call hands its next task over within the window
+                if (++spins % SPINS_PER_YIELD == 0) {
+                    Thread.yield();
+                } else {
+                    Thread.onSpinWait();
+                }
                 continue;
             }
+            parked = true;
             if (timed) {
                 LockSupport.parkNanos(this, left);
             } else {

@@ -9,8 +9,15 @@ import io.github.resiliencestarter.idempotent.IdempotentExecutor;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencySchema;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyStore;
 import io.github.resiliencestarter.idempotent.redis.RedisIdempotencyStore;
+import io.github.resiliencestarter.idempotent.redis.RedisReplicaAcks;
 import io.github.resiliencestarter.idempotent.support.Fastjson2ResponseCodec;
 import io.github.resiliencestarter.idempotent.support.NearCacheIdempotencyStore;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.SetArgs;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
 import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -32,11 +39,24 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 
 /**
- * Cases 4 and 5: {@code @Idempotent}'s executor on the real Redis and MariaDB servers, 16 threads,
- * against the raw minimum for the same work with the same client: a first execution is a claim
- * plus a completion (Redis {@code SET NX PX} + {@code SET XX PX}; SQL {@code INSERT} +
- * {@code UPDATE}), a replay is one read ({@code GET}; {@code SELECT}). Servers come from
- * {@code RESILIENCE_TEST_REDIS_URL} and {@code RESILIENCE_TEST_JDBC_*}, as in the tests.
+ * Cases 4 and 5: {@code @Idempotent}'s executor on the real Redis and MariaDB servers against the
+ * raw minimum for the same work with the same client: a first execution is a claim plus a
+ * completion (Redis {@code SET NX PX} + {@code SET XX PX}; SQL {@code INSERT} + {@code UPDATE}), a
+ * replay is one read ({@code GET}; {@code SELECT}). 16 threads by default; {@code scripts/bench.sh}
+ * runs it again at 1 and 4 ({@code -t}). Stores:
+ *
+ * <ul>
+ *   <li>{@code redis}: the standalone test server, no replica acknowledgement;</li>
+ *   <li>{@code redis-acked}: a master with one replica ({@code RESILIENCE_BENCH_REDIS_ACKED_URL}),
+ *       every write acknowledged by every replica, as with Sentinel; the raw side sends the same
+ *       {@code WAIT} after each write;</li>
+ *   <li>{@code jdbc}: MariaDB through the MariaDB driver;</li>
+ *   <li>{@code jdbc-connectorj}: the same server through MySQL Connector/J, the outside
+ *       harness's driver (issue 49).</li>
+ * </ul>
+ *
+ * Servers come from {@code RESILIENCE_TEST_REDIS_URL} and {@code RESILIENCE_TEST_JDBC_*}, as in the
+ * tests.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -46,7 +66,10 @@ public class StoreBenchmark {
 
     private static final long TTL_MILLIS = 120_000;
 
-    @Param({"redis", "jdbc"})
+    /** How long the master waits for its replica's acknowledgement. */
+    private static final Duration ACK_TIMEOUT = Duration.ofSeconds(1);
+
+    @Param({"redis", "redis-acked", "jdbc", "jdbc-connectorj"})
     public String store;
 
     private final AtomicLong counter = new AtomicLong();
@@ -61,6 +84,14 @@ public class StoreBenchmark {
 
     private JdbcTemplate jdbc;
 
+    /** Whether every write waits for the replica (store {@code redis-acked}). */
+    private boolean acked;
+
+    /** The raw side's own connection for acknowledged writes. */
+    private RedisClient ackedClient;
+
+    private StatefulRedisConnection<String, String> ackedConnection;
+
     private IdempotentExecutor executor;
 
     /** The same store behind the near cache of completed records. */
@@ -71,17 +102,25 @@ public class StoreBenchmark {
     @Setup
     public void start() {
         IdempotencyStore idempotencyStore;
-        if (store.equals("redis")) {
-            URI uri = URI.create(required("RESILIENCE_TEST_REDIS_URL"));
+        if (store.startsWith("redis")) {
+            acked = store.equals("redis-acked");
+            URI uri = URI.create(required(acked ? "RESILIENCE_BENCH_REDIS_ACKED_URL" : "RESILIENCE_TEST_REDIS_URL"));
             redisFactory = new LettuceConnectionFactory(new RedisStandaloneConfiguration(uri.getHost(), uri.getPort()));
             redisFactory.afterPropertiesSet();
             redisFactory.start();
             redis = new StringRedisTemplate(redisFactory);
             redis.afterPropertiesSet();
-            idempotencyStore = new RedisIdempotencyStore(redisFactory); // as the auto-configuration builds it
+            if (acked) {
+                ackedClient = RedisClient.create(RedisURI.create(uri.getHost(), uri.getPort()));
+                ackedConnection = ackedClient.connect();
+            }
+            // as the auto-configuration builds it
+            idempotencyStore = acked ? new RedisIdempotencyStore(redisFactory, RedisReplicaAcks.everyReplica(ACK_TIMEOUT))
+                    : new RedisIdempotencyStore(redisFactory);
         } else {
             dataSource = new HikariDataSource();
-            dataSource.setJdbcUrl(required("RESILIENCE_TEST_JDBC_URL"));
+            String url = required("RESILIENCE_TEST_JDBC_URL");
+            dataSource.setJdbcUrl(store.equals("jdbc-connectorj") ? url.replaceFirst("^jdbc:mariadb:", "jdbc:mysql:") : url);
             dataSource.setUsername(System.getenv("RESILIENCE_TEST_JDBC_USER"));
             dataSource.setPassword(System.getenv("RESILIENCE_TEST_JDBC_PASSWORD"));
             dataSource.setMaximumPoolSize(16);
@@ -102,11 +141,19 @@ public class StoreBenchmark {
         } catch (Throwable ex) {
             throw new IllegalStateException(ex);
         }
-        rawFirst("replayed-raw");
+        try {
+            rawFirst("replayed-raw");
+        } catch (Exception ex) {
+            throw new IllegalStateException(ex);
+        }
     }
 
     @TearDown
     public void stop() {
+        if (ackedClient != null) {
+            ackedConnection.close();
+            ackedClient.shutdown();
+        }
         if (redisFactory != null) {
             redisFactory.destroy();
         }
@@ -133,7 +180,7 @@ public class StoreBenchmark {
     }
 
     @Benchmark
-    public Object firstExecutionRaw() {
+    public Object firstExecutionRaw() throws Exception {
         return rawFirst("raw-" + counter.incrementAndGet());
     }
 
@@ -156,8 +203,29 @@ public class StoreBenchmark {
         return jdbc.queryForList("SELECT status, response, expire_time FROM bench_raw WHERE k = ?", key);
     }
 
-    private Object rawFirst(String suffix) {
+    /**
+     * The raw twin of an acknowledged write, as the store sends it: the write and {@code WAIT 1}
+     * pipelined on a connection of its own (a {@code WAIT} on the shared connection would hold up
+     * every other command).
+     */
+    private String rawAcknowledged(String key, SetArgs args, String value) throws Exception {
+        RedisAsyncCommands<String, String> commands = ackedConnection.async();
+        RedisFuture<String> written = commands.set(key, value, args);
+        RedisFuture<Long> acknowledged = commands.waitForReplication(1, ACK_TIMEOUT.toMillis());
+        String answer = written.get(ACK_TIMEOUT.toMillis() * 2, TimeUnit.MILLISECONDS);
+        if (acknowledged.get(ACK_TIMEOUT.toMillis() * 2, TimeUnit.MILLISECONDS) < 1) {
+            throw new IllegalStateException("the replica did not acknowledge: is it attached?");
+        }
+        return answer;
+    }
+
+    private Object rawFirst(String suffix) throws Exception {
         String key = "bench:" + run + ":" + suffix;
+        if (acked) {
+            String claimed = rawAcknowledged(key, SetArgs.Builder.nx().px(TTL_MILLIS), "P");
+            rawAcknowledged(key, SetArgs.Builder.xx().px(TTL_MILLIS), "\"result\"");
+            return claimed;
+        }
         if (redis != null) {
             Boolean claimed = redis.opsForValue().setIfAbsent(key, "P", Duration.ofMillis(TTL_MILLIS));
             redis.opsForValue().setIfPresent(key, "\"result\"", Duration.ofMillis(TTL_MILLIS));

@@ -3,7 +3,9 @@ package io.github.resiliencestarter.benchmarks.load;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
+import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -24,6 +27,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An open-model load generator: the sample's order mix ({@code --mix=orders}, the default), or one
@@ -49,7 +53,10 @@ import org.HdrHistogram.Histogram;
  * {@code concurrency} (32), {@code create-share} (0.5), {@code products} (3), {@code timeout} (s,
  * 10), {@code max-in-flight} (5000), {@code mix} (orders), the template's options (see
  * {@link TemplateRequests}), {@code label}, {@code out} (JSON file; a {@code .hgrm}
- * percentile distribution is written beside it). One JSON line is also printed to standard output.
+ * percentile distribution is written beside it), {@code counters-url} (a URL of the server whose
+ * JSON answer is read at the start and end of the measured window and of the counted saturation
+ * window, and written into the result as it came: the hand-written comparison reads CPU and
+ * allocation counters there). One JSON line is also printed to standard output.
  */
 public final class OpenModelLoad {
 
@@ -66,6 +73,9 @@ public final class OpenModelLoad {
     private final ExecutorService completions;
 
     private final RequestMix requests;
+
+    /** The server's counters per window ({@code counters-url}), as JSON objects. */
+    private final Map<String, String> windowCounters = new LinkedHashMap<>();
 
     private OpenModelLoad(Map<String, String> options) {
         this.options = options;
@@ -122,6 +132,13 @@ public final class OpenModelLoad {
 
         OpenResult open = openPhase(rate, warmup, duration, Integer.parseInt(option("max-in-flight", "5000")));
         ClosedResult closed = saturation > 0 ? closedPhase(concurrency, saturation) : null;
+        if (open.countersStart != null && options.containsKey("counters-url")) {
+            windowCounters.put("open", "{\"start\":" + open.countersStart.join() + ",\"end\":" + open.countersEnd + "}");
+        }
+        if (closed != null && closed.countersStart != null) {
+            windowCounters.put("saturation", "{\"start\":" + closed.countersStart + ",\"end\":" + closed.countersEnd
+                    + "}");
+        }
 
         String out = options.get("out");
         if (out != null) {
@@ -169,6 +186,8 @@ public final class OpenModelLoad {
                 // the wall-clock window, to cut the server's JFR recording to the measured part
                 result.startEpochMs = System.currentTimeMillis();
                 result.loadAverageStart = loadAverage();
+                // read without holding up the schedule
+                result.countersStart = countersAsync();
             }
             boolean measured = intended >= measureStart;
             if (inFlight.get() >= maxInFlight) {
@@ -215,6 +234,7 @@ public final class OpenModelLoad {
             Thread.sleep(5);
         }
         result.unfinished = inFlight.get();
+        result.countersEnd = counters();
         // achieved rate: answered requests over the time until the last of them answered, so a server
         // that falls behind shows a rate below the offered one
         result.seconds = Math.max(durationSeconds, (lastMeasuredCompletion.get() - measureStart) / 1e9);
@@ -231,12 +251,32 @@ public final class OpenModelLoad {
         for (int i = 0; i < concurrency; i++) {
             sendClosed(result, countFrom, end, running);
         }
+        if (options.containsKey("counters-url")) {
+            parkUntil(countFrom);
+            result.countersStart = counters();
+            parkUntil(end);
+            result.countersEnd = counters();
+        }
         long drainUntil = end + TimeUnit.SECONDS.toNanos(Long.parseLong(option("timeout", "10")) + 1);
         while (running.get() > 0 && System.nanoTime() < drainUntil) {
             Thread.sleep(5);
         }
         result.seconds = (end - countFrom) / 1e9;
         return result;
+    }
+
+    /** The server's counters ({@code counters-url}); {@code null} as JSON without one. */
+    private CompletableFuture<String> countersAsync() {
+        String url = options.get("counters-url");
+        if (url == null) {
+            return CompletableFuture.completedFuture("null");
+        }
+        return client.sendAsync(HttpRequest.newBuilder(URI.create(url)).GET().build(),
+                HttpResponse.BodyHandlers.ofString()).thenApply(HttpResponse::body);
+    }
+
+    private String counters() {
+        return countersAsync().join();
     }
 
     private void sendClosed(ClosedResult result, long countFrom, long end, AtomicInteger running) {
@@ -330,6 +370,12 @@ public final class OpenModelLoad {
             field(json, "errorsByKind", kinds(closed.errors)).append(',');
             field(json, "throughput", num(closed.throughput())).append(',');
             field(json, "latencyMs", percentiles(closed.latency)).append('}');
+        }
+        if (!windowCounters.isEmpty()) {
+            json.append(",\"counters\":{");
+            windowCounters.forEach((window, counters) -> field(json, window, counters).append(','));
+            json.setLength(json.length() - 1);
+            json.append('}');
         }
         return json.append('}').toString();
     }
@@ -450,9 +496,19 @@ public final class OpenModelLoad {
         double loadAverageEnd;
 
         int unfinished;
+
+        /** The server's counters as the measured window began, when asked for. */
+        @Nullable CompletableFuture<String> countersStart;
+
+        @Nullable String countersEnd;
     }
 
     /** What the saturation phase measured. */
     private static final class ClosedResult extends PhaseResult {
+
+        /** The server's counters as the counted window began and ended, when asked for. */
+        @Nullable String countersStart;
+
+        @Nullable String countersEnd;
     }
 }

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Helpers the measurement scripts share (sourced, after scripts/test-servers.sh):
 #   pin_servers      the test servers (found by their listening ports) onto the load's core
-#   pinned_app ...   runs a command on the application's core
-#   pinned_load ...  runs a command on the load's core
+#   "${PIN_APP[@]}" cmd ... &   runs a command on the application's core ($! stays the command's pid)
+#   "${PIN_LOAD[@]}" cmd ...    runs a command on the load's core
 #   start_acked_redis / stop_acked_redis
 #                    a Redis master with one replica for the replica-acknowledged store rows;
 #                    exports RESILIENCE_BENCH_REDIS_ACKED_URL
@@ -19,13 +19,14 @@ _can_pin() {
   command -v taskset >/dev/null 2>&1 && [ "$(nproc)" -ge 2 ]
 }
 
-pinned_app() {
-  if _can_pin; then taskset -c "$BENCH_APP_CPU" "$@"; else "$@"; fi
-}
-
-pinned_load() {
-  if _can_pin; then taskset -c "$BENCH_LOAD_CPU" "$@"; else "$@"; fi
-}
+# prefixes rather than functions: a function started with & runs in a subshell, whose pid is not the
+# application's, and killing it would leave the application running
+PIN_APP=()
+PIN_LOAD=()
+if _can_pin; then
+  PIN_APP=(taskset -c "$BENCH_APP_CPU")
+  PIN_LOAD=(taskset -c "$BENCH_LOAD_CPU")
+fi
 
 # pin_servers URL...: every thread of each process listening on the URLs' ports, onto the load's core
 pin_servers() {
@@ -57,7 +58,7 @@ start_acked_redis() {
     --replicaof 127.0.0.1 "$master" > "$dir/replica.log" 2>&1 &
   _acked_replica_pid=$!
   for _ in $(seq 1 100); do
-    if redis-cli -p "$master" INFO replication 2>/dev/null | grep -q '^connected_slaves:1'; then
+    if redis-cli -p "$master" INFO replication 2>/dev/null | grep -q '^slave0:.*state=online'; then
       export RESILIENCE_BENCH_REDIS_ACKED_URL="redis://127.0.0.1:$master"
       echo "[bench] redis master $master with replica $replica" >&2
       return 0

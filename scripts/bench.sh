@@ -1,27 +1,35 @@
 #!/usr/bin/env bash
-# Every measurement of docs/internals/benchmarks.md in one run (2-core budget; about 30 minutes):
+# Every measurement of docs/internals/benchmarks.md in one run (2-core budget; about 45 minutes):
 #   1. JMH: the annotation paths against the interceptor floor and the peers, the retry decisions,
 #      OFFLOAD with default settings as an outside harness ran it (its own 4 forks),
-#      and the idempotency stores against raw Redis / JDBC round trips (one fork, 3 warm-up and
-#      10 measured iterations of 1 s, -prof gc; medians, so a few disturbed iterations do not move them);
-#   2. end to end: the sample under a fixed arrival rate with the starter on and off (scripts/load.sh overhead);
-#   3. growth: startup and heap per annotated method, claim latency with millions of rows, Redis
+#      and the idempotency stores against raw Redis / JDBC round trips at 16 threads, then again at
+#      4 and 1 (one fork, 3 warm-up and 10 measured iterations of 1 s, 5 at 4 and 1 thread, -prof gc;
+#      medians, so a few disturbed iterations do not move them); the replica-acknowledged Redis
+#      rows run on a master and replica of their own (scripts/bench-servers.sh);
+#   2. end to end: the sample under a fixed arrival rate with the starter on and off, alternately,
+#      pinned (scripts/load.sh overhead), and the hand-written alternative (scripts/load.sh handwritten);
+#   3. startup and memory against the peers (scripts/startup-peers.sh);
+#   4. growth: startup and heap per annotated method, claim latency with millions of rows, Redis
 #      memory per record, lease keeping against keys held in flight (scripts/growth.sh);
-#   4. the settle phase against the build before the redesign (scripts/bench_baseline.sh).
+#   5. the settle phase against the build before the redesign (scripts/bench_baseline.sh).
 # Starts the Redis and MariaDB servers the measurements need the same way the tests do, writes
 # docs/internals/bench/*.json and *.md and regenerates the results section of docs/internals/benchmarks.md.
 # Extra arguments go to JMH and skip steps 2 and 3, e.g. scripts/bench.sh AnnotationBenchmark.
 # BENCH_SKIP_JMH=1 keeps the JMH results already in docs/internals/bench/results.json and runs steps 2 and 3
 # (to finish a run whose later step failed); BENCH_SKIP_LOAD=1 keeps the last end-to-end tables and
 # GROWTH_PARTS (scripts/growth.sh) picks the growth measurements, for a shorter run;
-# BENCH_SKIP_BASELINE=1 keeps the last settle-phase table.
+# BENCH_SKIP_BASELINE=1 keeps the last settle-phase table; BENCH_SKIP_STARTUP=1 the last startup table.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 # shellcheck source=scripts/test-servers.sh
 source "$ROOT/scripts/test-servers.sh"
+# shellcheck source=scripts/bench-servers.sh
+source "$ROOT/scripts/bench-servers.sh"
 start_test_servers
+start_acked_redis
+trap 'stop_acked_redis; _stop_test_servers' EXIT
 
 # clean: a Boot 4 test leg leaves its own build of the sample in target/, which install would keep
 ./mvnw -B -q -ntp -DskipTests clean install
@@ -29,7 +37,7 @@ start_test_servers
   -Dmdep.outputFile=target/classpath.txt
 CP="resilience-starter-benchmarks/target/classes:$(cat resilience-starter-benchmarks/target/classpath.txt)"
 
-mkdir -p docs/bench
+mkdir -p docs/internals/bench
 if [ "$#" -gt 0 ]; then
   java -cp "$CP" org.openjdk.jmh.Main -f 1 -wi 3 -w 1s -i 10 -r 1s -prof gc \
     -rf json -rff docs/internals/bench/results.json "$@"
@@ -41,10 +49,19 @@ else
     # OFFLOAD exactly as an outside harness ran it (issue 32): default settings, its own 4 forks of 5 x 1 s
     java -cp "$CP" org.openjdk.jmh.Main -prof gc -rf json -rff docs/internals/bench/offload-defaults.json \
       OffloadDefaultsBenchmark
+    # the store cases at fewer threads (issue 49): what one request pays, without 16 clients queueing
+    for threads in 4 1; do
+      java -cp "$CP" org.openjdk.jmh.Main -f 1 -wi 3 -w 1s -i 5 -r 1s -prof gc -t "$threads" \
+        -p store=redis,redis-acked,jdbc -rf json -rff "docs/internals/bench/store-threads-$threads.json" StoreBenchmark
+    done
   fi
   if [ "${BENCH_SKIP_LOAD:-0}" != 1 ]; then
-    # built above; two rounds (on, off, off, on) so a drift of the machine shows as a difference between pairs
-    LOAD_SKIP_BUILD=1 LOAD_ROUNDS="${LOAD_ROUNDS:-2}" "$ROOT/scripts/load.sh" overhead
+    # built above; three on/off pairs, pinned, decided on their medians
+    LOAD_SKIP_BUILD=1 "$ROOT/scripts/load.sh" overhead
+    LOAD_SKIP_BUILD=1 "$ROOT/scripts/load.sh" handwritten
+  fi
+  if [ "${BENCH_SKIP_STARTUP:-0}" != 1 ]; then
+    "$ROOT/scripts/startup-peers.sh"
   fi
   # GROWTH_PARTS chooses the growth measurements; the others keep their figures (scripts/growth_report.py)
   "$ROOT/scripts/growth.sh"

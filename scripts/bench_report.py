@@ -19,6 +19,8 @@ def load(path):
         params = entry.get("params") or {}
         if params:
             key += "[" + ",".join(f"{k}={v}" for k, v in sorted(params.items())) + "]"
+        if key.startswith("StoreBenchmark."):
+            key += f"@{entry.get('threads')}"  # the same cases run at 1, 4 and 16 threads
         metric = entry["primaryMetric"]
         if "rawData" in metric:
             median = statistics.median([value for fork in metric["rawData"] for value in fork])
@@ -53,22 +55,28 @@ def table(results):
     return lines
 
 
-# Issue 32's "before": the figures of docs/internals/benchmarks.md's run of 2026-12-01 (the issue quotes them)
+
+
+# Issue 49's "before": the outside harness's figures the issue quotes (Boot 3.5.7, default settings)
 BEFORE = {
-    "retry": "1.68 × floor, 176 B",
-    "interrupt": "3.25 × floor, 248 B",
-    "breaker": "3.3 × floor, 128 B",
-    "offload": "1.04 × raw, 1.01 × TimeLimiter",
-    "first": "38 × floor, 1 557 B",
-    "replay": "10.0 × floor, 860 B",
-    "redis first": "0.82 ×", "redis replay": "1.04 ×",
-    "jdbc first": "0.73 ×", "jdbc replay": "0.92 ×",
-    "offload defaults": "2.37 × raw (outside harness); 1.00 × (this harness, 2026-12-05)",
+    "retry": "2.04 × floor, 168 B (outside harness)",
+    "interrupt": "3.67 × floor, 280 B",
+    "breaker": "4.32 × floor, 128 B (issue 32's run)",
+    "offload": "1.75 × raw on the same shape (issue 47's run)",
+    "first": "32.3 × floor, 2 461 B",
+    "replay": "15.4 × floor, 1 568 B",
+    "redis first": "0.77 ×", "redis replay": "0.83 ×",
+    "jdbc first": "0.81 ×", "jdbc replay": "0.59 ×",
+    "offload defaults": "1.62 × raw (outside harness, 27.8 against 17.2 µs); 2.03 × in this harness before the cut "
+                        "(34.6 against 17.0 µs, `bench/offload-defaults-before-issue-49.json`)",
 }
+
+STORE_LABELS = {"redis": "Redis", "redis-acked": "Redis, every write acknowledged by the replica",
+                "jdbc": "JDBC (MariaDB driver)", "jdbc-connectorj": "JDBC (Connector/J, the outside harness's driver)"}
 
 
 def ratios(results):
-    """Issue 32's goals, each as a row: goal, before, after (this run), met."""
+    """Issue 49's goals, each as a row: goal, before, after (this run), met."""
     def m(key):
         return results.get(key, {}).get("median")
 
@@ -133,16 +141,74 @@ def ratios(results):
     if added(short) is not None:
         rows.append(f"| same, first, records kept 10 ms instead of 2 s (the store's heap left out) | ≤ 20 × floor | – "
                     f"| {multiple(short)} | {met(added(short) <= 20 * unit)} |")
+    for threads in (16, 4, 1):
+        for store in ("redis", "redis-acked", "jdbc", "jdbc-connectorj"):
+            for case, raw_name in (("firstExecution", "first"), ("replay", "replay")):
+                o = m(f"StoreBenchmark.{case}Ours[store={store}]@{threads}")
+                r = m(f"StoreBenchmark.{case}Raw[store={store}]@{threads}")
+                if None in (o, r):
+                    continue
+                before = BEFORE.get(f"{store} {raw_name}", "–") if threads == 16 else "–"
+                rows.append(f"| `@Idempotent` {STORE_LABELS[store]}, {raw_name}, {threads} thread{'s' if threads > 1 else ''} "
+                            f"| ≥ 0.9 × raw | {before} | {o / r:.2f} × ({fmt(o)} vs {fmt(r)} ops/s) | {met(o >= 0.9 * r)} |")
+    near, r = m("StoreBenchmark.replayNearCached[store=redis]@16"), m("StoreBenchmark.replayRaw[store=redis]@16")
+    if None not in (near, r):
+        rows.append(f"| Redis replay with the near cache, 16 threads | ≥ 5 × raw read | – | {near / r:,.0f} × "
+                    f"({fmt(near)} vs {fmt(r)} ops/s) | {met(near >= 5 * r)} |")
+    rows += handwritten_rows(m, met)
+    rows += end_to_end_rows(met)
+    return rows
+
+
+def handwritten_rows(m, met):
+    """Issue 49, item 2: the starter's first call and replay against the hand-written SET NX version."""
+    try:
+        phases = {(p["store"], p["variant"]): p for p in json.load(open("docs/internals/bench/handwritten.json"))["phases"]}
+    except OSError:
+        return ["| (the hand-written comparison did not run) | | | | |"]
+    rows = []
+    get = m("StoreBenchmark.replayRaw[store=redis]@1")
+    round_trip = 1000 / get if get else None  # ms per GET at one thread
+    hand = phases.get(("redis", "hand-first"))
     for store in ("redis", "jdbc"):
-        for case, raw_name in (("firstExecution", "first"), ("replay", "replay")):
-            o, r = m(f"StoreBenchmark.{case}Ours[store={store}]"), m(f"StoreBenchmark.{case}Raw[store={store}]")
-            if None not in (o, r):
-                rows.append(f"| `@Idempotent` {store} {raw_name} (16 threads) | ≥ 0.9 × raw | {BEFORE[store + ' ' + raw_name]} "
-                            f"| {o / r:.2f} × ({fmt(o)} vs {fmt(r)} ops/s) | {met(o >= 0.9 * r)} |")
-        near, r = m(f"StoreBenchmark.replayNearCached[store={store}]"), m(f"StoreBenchmark.replayRaw[store={store}]")
-        if None not in (near, r):
-            rows.append(f"| {store} replay with the near cache | ≥ 5 × raw read | – | {near / r:,.0f} × "
-                        f"({fmt(near)} vs {fmt(r)} ops/s) | {met(near >= 5 * r)} |")
+        first, replay, business = (phases.get((store, v)) for v in ("starter-first", "starter-replay", "business"))
+        if first and hand and round_trip:
+            extra = first["p50Ms"] - hand["p50Ms"]
+            rows.append(f"| `@Idempotent` first call ({store} store) against the hand-written SET NX | ≤ one store round "
+                        f"trip more ({round_trip:.2f} ms, a Redis GET at one thread) | – | p50 {extra:+.2f} ms "
+                        f"({first['p50Ms']:.2f} against {hand['p50Ms']:.2f} ms), p99 {first['p99Ms']:.2f} against "
+                        f"{hand['p99Ms']:.2f} ms; saturation {fmt(first['saturationThroughput'])} against "
+                        f"{fmt(hand['saturationThroughput'])} req/s; CPU {fmt(first['saturationCpuMicrosPerRequest'])} against "
+                        f"{fmt(hand['saturationCpuMicrosPerRequest'])} µs and {fmt(first['allocatedKiBPerRequest'])} against "
+                        f"{fmt(hand['allocatedKiBPerRequest'])} KiB per request | {met(extra <= round_trip)} |")
+        if replay and business:
+            rows.append(f"| `@Idempotent` replay ({store} store) against re-running the business call | costs less | – | "
+                        f"p50 {replay['p50Ms']:.2f} against {business['p50Ms']:.2f} ms; saturation "
+                        f"{fmt(replay['saturationThroughput'])} against {fmt(business['saturationThroughput'])} req/s; CPU "
+                        f"{fmt(replay['saturationCpuMicrosPerRequest'])} against "
+                        f"{fmt(business['saturationCpuMicrosPerRequest'])} µs per request | "
+                        f"{met(replay['p50Ms'] < business['p50Ms'] and (replay['saturationThroughput'] or 0) > (business['saturationThroughput'] or 0))} |")
+    return rows
+
+
+def end_to_end_rows(met):
+    """Issue 49, item 3: the medians of the on/off pairs."""
+    try:
+        c = json.load(open("docs/internals/bench/load-overhead.json"))["comparison"]
+    except (OSError, KeyError):
+        return ["| (the end-to-end run did not run) | | | | |"]
+    rows = []
+    for field, goal, unit, ok, before in (
+            ("throughputRatio", "≥ 0.95 × throughput", " ×", lambda v: v >= 0.95, "0.83–0.91 ×"),
+            ("allocDeltaBytesPerRequest", "≤ +8 KiB allocated per request", " B", lambda v: v <= 8192, "+20 KiB"),
+            ("p50DeltaMs", "p50 ≤ +1 ms at a fixed rate", " ms", lambda v: v <= 1, "+0.9 to +7.4 ms")):
+        f = c.get(field)
+        if not f:
+            continue
+        digits = 3 if unit == " ×" else (0 if unit == " B" else 2)
+        rows.append(f"| end to end, the sample with the starter on against off ({len(c['pairs'])} pairs) | {goal} | {before} "
+                    f"| median {f['median']:,.{digits}f}{unit} ({f['min']:,.{digits}f} to {f['max']:,.{digits}f}) "
+                    f"| {met(ok(f['median']))} |")
     return rows
 
 
@@ -175,7 +241,15 @@ def main():
         results.update(load("docs/internals/bench/offload-defaults.json"))
     except OSError:
         pass
-    block = ([START, "", "### Goals of issue 32 (one JMH run)", ""] + ratios(results)
+    for threads in (1, 4):
+        # the store cases again at fewer threads (scripts/bench.sh)
+        try:
+            results.update(load(f"docs/internals/bench/store-threads-{threads}.json"))
+        except OSError:
+            pass
+    block = ([START, "", "### Goals of issue 49 (one run of scripts/bench.sh)", ""] + ratios(results)
+             + ["", "### The hand-written alternative", ""] + fragment("docs/internals/bench/handwritten.md")
+             + ["", "### Startup and memory against the peers", ""] + fragment("docs/internals/bench/startup-peers.md")
              + [""] + fragment("docs/internals/bench/settle-regression.md")
              + [""] + fragment("docs/internals/bench/load-overhead.md")
              + ["", "### How cost grows", ""] + fragment("docs/internals/bench/growth.md")

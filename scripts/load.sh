@@ -143,7 +143,7 @@ overhead() {
   local cp="resilience-starter-benchmarks/target/classes:$(cat resilience-starter-benchmarks/target/classpath.txt)"
   local run_id="O$(date +%s)"
   products="${LOAD_PRODUCTS:-100}"
-  mkdir -p "$out" docs/bench
+  mkdir -p "$out" docs/internals/bench
   # on, off, on, off...: the medians of several pairs, so one disturbed run cannot decide a goal
   local order=() run=0 runs=() i
   for i in $(seq 1 "${LOAD_ROUNDS:-3}"); do order+=(on off); done
@@ -158,7 +158,7 @@ overhead() {
     # allocation counter each second, so the measured window can be cut out of the recording.
     rm -f "$out/$tag.jfr"
     DB_URL="$RESILIENCE_TEST_JDBC_URL" DB_USER="$RESILIENCE_TEST_JDBC_USER" DB_PASSWORD="$RESILIENCE_TEST_JDBC_PASSWORD" \
-      REDIS_URL="$RESILIENCE_TEST_REDIS_URL" pinned_app java -Xmx512m \
+      REDIS_URL="$RESILIENCE_TEST_REDIS_URL" "${PIN_APP[@]}" java -Xmx512m \
       "-XX:StartFlightRecording:filename=$out/$tag.jfr,settings=default,dumponexit=true,jdk.ThreadAllocationStatistics#period=1s" \
       -jar "$JAR" --server.port="$port" --spring.profiles.active=mysql,redis --logging.level.root=WARN \
       --spring.datasource.hikari.maximum-pool-size=30 "${switch[@]}" > "$out/$tag.log" 2>&1 &
@@ -166,7 +166,7 @@ overhead() {
     wait_healthy "$port" "${pids[0]}"
     if [ "$run" = 1 ] && ! seed_products "$products"; then products=3; fi
     echo "== starter $variant: $rate req/s, ${warmup} s warm-up, ${seconds} s measured, ${saturation} s saturation" >&2
-    pinned_load java -Xmx256m -XX:+UseSerialGC -cp "$cp" io.github.resiliencestarter.benchmarks.load.OpenModelLoad \
+    "${PIN_LOAD[@]}" java -Xmx256m -XX:+UseSerialGC -cp "$cp" io.github.resiliencestarter.benchmarks.load.OpenModelLoad \
       --url="http://127.0.0.1:$port" --rate="$rate" --warmup="$warmup" --duration="$seconds" \
       --saturation="$saturation" --concurrency="$concurrency" --create-share="${LOAD_CREATE_SHARE:-0.5}" \
       --products="$products" --label="$tag" --run-id="$run_id-$run" --out="$out/$tag.json" >/dev/null
@@ -191,7 +191,7 @@ handwritten() {
   for store in ${HANDWRITTEN_STORES:-redis jdbc}; do
     port=$(_free_port)
     # server threads fixed for the run: allocation is counted over live threads
-    pinned_app java -Xmx512m -cp "$cp" io.github.resiliencestarter.benchmarks.handwritten.ComparisonApplication \
+    "${PIN_APP[@]}" java -Xmx512m -cp "$cp" io.github.resiliencestarter.benchmarks.handwritten.ComparisonApplication \
       --server.port="$port" --logging.level.root=WARN \
       --spring.datasource.url="$RESILIENCE_TEST_JDBC_URL" --spring.datasource.username="$RESILIENCE_TEST_JDBC_USER" \
       --spring.datasource.password="$RESILIENCE_TEST_JDBC_PASSWORD" --spring.datasource.hikari.maximum-pool-size=16 \
@@ -213,7 +213,7 @@ handwritten() {
         hand-duplicate) path=/hand/orders; body="{\"id\":\"duplicate-$run_id\",\"amount\":3}" ;;
       esac
       echo "== $store / $variant: $rate req/s, ${warmup} s warm-up, ${seconds} s measured, ${saturation} s saturation" >&2
-      pinned_load java -Xmx256m -XX:+UseSerialGC -cp "$cp" io.github.resiliencestarter.benchmarks.load.OpenModelLoad \
+      "${PIN_LOAD[@]}" java -Xmx256m -XX:+UseSerialGC -cp "$cp" io.github.resiliencestarter.benchmarks.load.OpenModelLoad \
         --mix=template --url="http://127.0.0.1:$port" --path="$path" --body="$body" --key-header= \
         --duplicate-share=0 --rate="$rate" --warmup="$warmup" --duration="$seconds" --saturation="$saturation" \
         --concurrency="$concurrency" --label="$store/$variant" --run-id="$run_id-$store-$variant" \

@@ -11,7 +11,8 @@
 #   3. startup and memory against the peers (scripts/startup-peers.sh);
 #   4. growth: startup and heap per annotated method, claim latency with millions of rows, Redis
 #      memory per record, lease keeping against keys held in flight (scripts/growth.sh);
-#   5. the settle phase against the build before the redesign (scripts/bench_baseline.sh).
+#   5. the settle phase against the build before the redesign (scripts/bench_baseline.sh);
+#   6. JMH on the Boot 4 line: @Retry against Spring Framework 7's @Retryable.
 # Starts the Redis and MariaDB servers the measurements need the same way the tests do, writes
 # docs/internals/bench/*.json and *.md and regenerates the results section of docs/internals/benchmarks.md.
 # Extra arguments go to JMH and skip steps 2 and 3, e.g. scripts/bench.sh AnnotationBenchmark.
@@ -71,6 +72,19 @@ else
     (unset RESILIENCE_TEST_REDIS_URL RESILIENCE_TEST_JDBC_URL RESILIENCE_TEST_PG_URL RESILIENCE_TEST_RABBIT_URL;
       "$ROOT/scripts/bench_baseline.sh")
   fi
+fi
+if [ "$#" -eq 0 ] && [ "${BENCH_SKIP_JMH:-0}" != 1 ]; then
+  # Spring Framework 7's @Retryable against @Retry on the Boot 4 line (issue 49): the module's boot4
+  # profile builds only that benchmark, into target/boot4; core and autoconfigure are packaged for Boot 4
+  # in their own target/ for it and cleaned afterwards, so no later build packages those classes
+  ./mvnw -B -q -ntp -Pboot4 -DskipTests -Dspring-boot.aot.skip=true \
+    -pl resilience-starter-core,resilience-starter-autoconfigure,resilience-starter-benchmarks package \
+    dependency:build-classpath -Dmdep.outputFile=target/boot4/classpath.txt \
+    -DexcludeArtifactIds=resilience4j-spring-boot3,resilience4j-spring6,resilience4j-framework-common,resilience4j-micrometer
+  java -cp "resilience-starter-benchmarks/target/boot4/classes:$(cat resilience-starter-benchmarks/target/boot4/classpath.txt)" \
+    org.openjdk.jmh.Main -f 1 -wi 3 -w 1s -i 10 -r 1s -prof gc -rf json \
+    -rff docs/internals/bench/framework-retryable.json FrameworkRetryableBenchmark
+  ./mvnw -B -q -ntp -pl resilience-starter-core,resilience-starter-autoconfigure clean
 fi
 python3 scripts/bench_report.py docs/internals/bench/results.json docs/internals/benchmarks.md
 echo "results: docs/internals/bench/, report: docs/internals/benchmarks.md"

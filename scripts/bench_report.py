@@ -110,6 +110,7 @@ def ratios(results):
         rows.append(f"| `@Retry` success | ≤ 1.5 × floor, ≤ floor + 32 B | {BEFORE['retry']} | {multiple(retry)} "
                     f"(floor + {alloc - floor_bytes:.0f} B); peers: {peers} | "
                     f"{met(added(retry) <= 1.5 * unit and alloc <= floor_bytes + 32)} |")
+    rows += framework_retryable(met)
     intr = "AnnotationBenchmark.timeoutOursInterrupt"
     if added(intr) is not None:
         rows.append(f"| `@Timeout` INTERRUPT success | ≤ 3 × floor | {BEFORE['interrupt']} | {multiple(intr)} "
@@ -160,6 +161,26 @@ def ratios(results):
     return rows
 
 
+def framework_retryable(met):
+    """Issue 49, item 4: @Retry against Spring Framework 7's @Retryable, in a Boot 4 context of their own."""
+    try:
+        boot4 = load("docs/internals/bench/framework-retryable.json")
+    except OSError:
+        return ["| (the Boot 4 comparison with Spring Framework 7's `@Retryable` did not run) | | | | |"]
+
+    def m(name):
+        return boot4.get(f"FrameworkRetryableBenchmark.{name}", {}).get("median")
+    plain, floor, ours, framework = m("plainCall"), m("floorCall"), m("retryOurs"), m("retryFrameworkRetryable")
+    if None in (plain, floor, ours, framework):
+        return []
+    added, theirs = ours - plain, framework - plain
+    alloc = boot4["FrameworkRetryableBenchmark.retryOurs"]["alloc"]
+    their_alloc = boot4["FrameworkRetryableBenchmark.retryFrameworkRetryable"]["alloc"]
+    return [f"| `@Retry` success against Spring Framework 7's `@Retryable` (Boot 4, one context) | ≤ half its added time "
+            f"| – | +{added:,.1f} ns, {fmt(alloc)} B against +{theirs:,.1f} ns, {fmt(their_alloc)} B: {added / theirs:.2f} × "
+            f"(floor +{floor - plain:,.1f} ns) | {met(added <= theirs / 2)} |"]
+
+
 def handwritten_rows(m, met):
     """Issue 49, item 2: the starter's first call and replay against the hand-written SET NX version."""
     try:
@@ -197,6 +218,8 @@ def end_to_end_rows(met):
         c = json.load(open("docs/internals/bench/load-overhead.json"))["comparison"]
     except (OSError, KeyError):
         return ["| (the end-to-end run did not run) | | | | |"]
+    if "pairs" not in c:
+        return ["| (the end-to-end figures are from before the paired runs) | | | | |"]
     rows = []
     for field, goal, unit, ok, before in (
             ("throughputRatio", "≥ 0.95 × throughput", " ×", lambda v: v >= 0.95, "0.83–0.91 ×"),
@@ -245,8 +268,8 @@ def main():
         # the store cases again at fewer threads (scripts/bench.sh)
         try:
             results.update(load(f"docs/internals/bench/store-threads-{threads}.json"))
-        except OSError:
-            pass
+        except (OSError, ValueError):
+            pass  # not run, or cut short
     block = ([START, "", "### Goals of issue 49 (one run of scripts/bench.sh)", ""] + ratios(results)
              + ["", "### The hand-written alternative", ""] + fragment("docs/internals/bench/handwritten.md")
              + ["", "### Startup and memory against the peers", ""] + fragment("docs/internals/bench/startup-peers.md")

@@ -7,8 +7,6 @@ import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import org.aopalliance.intercept.MethodInterceptor;
-import org.aopalliance.intercept.MethodInvocation;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -18,7 +16,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.springframework.aop.support.DefaultPointcutAdvisor;
-import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -72,9 +69,7 @@ public class AnnotationBenchmark {
 
         @Bean
         static DefaultPointcutAdvisor proceedOnlyAdvisor() {
-            MethodInterceptor proceedOnly = MethodInvocation::proceed;
-            return new DefaultPointcutAdvisor(AnnotationMatchingPointcut.forMethodAnnotation(Targets.ProceedOnly.class),
-                    proceedOnly);
+            return Targets.proceedOnlyAdvisor();
         }
 
         @Bean

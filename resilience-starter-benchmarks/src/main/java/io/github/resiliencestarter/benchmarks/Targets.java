@@ -9,6 +9,10 @@ import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
+import org.springframework.aop.support.DefaultPointcutAdvisor;
+import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
 import org.springframework.retry.annotation.Retryable;
 
 /** The methods the annotation benchmarks call through Spring proxies; each does the same tiny work. */
@@ -33,6 +37,16 @@ final class Targets {
     @Target(ElementType.METHOD)
     @Retention(RetentionPolicy.RUNTIME)
     @interface ProceedOnly {
+    }
+
+    /**
+     * The do-nothing advice of {@link Floor}: a {@code MethodInterceptor} that only calls {@code proceed()}.
+     *
+     * @return the advisor, for a {@code static @Bean}
+     */
+    static DefaultPointcutAdvisor proceedOnlyAdvisor() {
+        MethodInterceptor proceedOnly = MethodInvocation::proceed;
+        return new DefaultPointcutAdvisor(AnnotationMatchingPointcut.forMethodAnnotation(ProceedOnly.class), proceedOnly);
     }
 
     /**

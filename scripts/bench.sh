@@ -76,7 +76,8 @@ fi
 if [ "$#" -eq 0 ] && [ "${BENCH_SKIP_JMH:-0}" != 1 ]; then
   # Spring Framework 7's @Retryable against @Retry on the Boot 4 line (issue 49): the module's boot4
   # profile builds only that benchmark, into target/boot4; core and autoconfigure are packaged for Boot 4
-  # in their own target/ for it and cleaned afterwards, so no later build packages those classes
+  # in their own target/ for it and built again for Boot 3.5 afterwards (from clean: an incremental
+  # build would keep the Boot 4 classes), since the module's class path points at those jars
   ./mvnw -B -q -ntp -Pboot4 -DskipTests -Dspring-boot.aot.skip=true \
     -pl resilience-starter-core,resilience-starter-autoconfigure,resilience-starter-benchmarks package \
     dependency:build-classpath -Dmdep.outputFile=target/boot4/classpath.txt \
@@ -84,7 +85,7 @@ if [ "$#" -eq 0 ] && [ "${BENCH_SKIP_JMH:-0}" != 1 ]; then
   java -cp "resilience-starter-benchmarks/target/boot4/classes:$(cat resilience-starter-benchmarks/target/boot4/classpath.txt)" \
     org.openjdk.jmh.Main -f 1 -wi 3 -w 1s -i 10 -r 1s -prof gc -rf json \
     -rff docs/internals/bench/framework-retryable.json FrameworkRetryableBenchmark
-  ./mvnw -B -q -ntp -pl resilience-starter-core,resilience-starter-autoconfigure clean
+  ./mvnw -B -q -ntp -DskipTests -pl resilience-starter-core,resilience-starter-autoconfigure clean install
 fi
 python3 scripts/bench_report.py docs/internals/bench/results.json docs/internals/benchmarks.md
 echo "results: docs/internals/bench/, report: docs/internals/benchmarks.md"

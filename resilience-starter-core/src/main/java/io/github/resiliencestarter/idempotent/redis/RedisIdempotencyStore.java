@@ -8,15 +8,12 @@ import io.github.resiliencestarter.idempotent.IdempotencyRecordCorruptedExceptio
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.idempotent.IdempotencyStoreException;
 import io.github.resiliencestarter.idempotent.LeaseExtension;
-import io.github.resiliencestarter.idempotent.support.DuplicateShare;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessException;
@@ -36,10 +33,7 @@ import org.springframework.data.redis.core.script.RedisScript;
  * each loaded after the shared {@code prelude.lua}), so the store runs unchanged on Redis Cluster.
  * A claim writes an in-progress record that lives for the record's TTL, with its lease expiry on
  * Redis' own clock, or hands back the record already there in the same round trip, so a replay is
- * one command. While most recent claims of an operation found a record ({@link DuplicateShare}),
- * a claim first reads the key with a plain {@code GET}: a completed record is what the script
- * would hand back unchanged, so it is answered from the read, without running the script (or
- * waiting for replicas); anything else goes on to the script, which alone decides. An expired lease is taken over only by a claim with the same fingerprint; another
+ * one command. An expired lease is taken over only by a claim with the same fingerprint; another
  * payload gets the record back and is refused (422), as on every store. Completion, release and
  * lease extension compare the owner token, so a former owner changes nothing.
  *
@@ -60,9 +54,6 @@ public class RedisIdempotencyStore implements IdempotencyStore, AutoCloseable {
     private final StringRedisTemplate redis;
 
     private final RedisReplicaAcks acks;
-
-    /** Per operation: whether its recent claims mostly found a record, so a claim reads first. */
-    private final Map<String, DuplicateShare> duplicateShares = new ConcurrentHashMap<>();
 
     /** Opened on the first acknowledged write, when the application's client has started. */
     private volatile @Nullable LettuceAcknowledgedWrites acknowledgedWrites;
@@ -122,34 +113,6 @@ public class RedisIdempotencyStore implements IdempotencyStore, AutoCloseable {
 
     @Override
     public ClaimResult claim(Claim claim) {
-        DuplicateShare duplicates = duplicateShares.computeIfAbsent(claim.name(), name -> new DuplicateShare());
-        if (duplicates.readFirst()) {
-            String settled = settledRecord(claim.key());
-            if (settled != null) {
-                duplicates.record(true);
-                return ClaimResult.exists(RedisRecordFormat.parse(claim.key(), settled));
-            }
-        }
-        ClaimResult result = runClaim(claim);
-        duplicates.record(result.existing() != null);
-        return result;
-    }
-
-    /**
-     * The key's record when it is completed, which the claim script would hand back unchanged;
-     * {@code null} for a missing key, one in progress, or a read that failed (the script then
-     * answers, and reports what is wrong).
-     */
-    private @Nullable String settledRecord(String key) {
-        try {
-            String text = redis.opsForValue().get(key);
-            return text != null && RedisRecordFormat.isCompleted(text) ? text : null;
-        } catch (DataAccessException ex) {
-            return null;
-        }
-    }
-
-    private ClaimResult runClaim(Claim claim) {
         // the record never outlives its TTL, even while a long lease runs
         long lease = Math.max(1, Math.min(claim.leaseMillis(), claim.ttlMillis()));
         ReplicaAcknowledgement<String> written = write(CLAIM, claim.key(), claim.ownerToken(),

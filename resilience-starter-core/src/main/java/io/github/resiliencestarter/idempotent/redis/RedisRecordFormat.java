@@ -67,16 +67,6 @@ final class RedisRecordFormat {
     }
 
     /**
-     * Whether the stored text is a completed record, which no claim changes.
-     *
-     * @param text the stored text
-     * @return whether it is completed
-     */
-    static boolean isCompleted(String text) {
-        return text.startsWith("C\n");
-    }
-
-    /**
      * Reads a record.
      *
      * @param key the record's key
@@ -85,7 +75,7 @@ final class RedisRecordFormat {
      * @throws IdempotencyRecordCorruptedException when the text is not a record
      */
     static IdempotencyRecord parse(String key, String text) {
-        boolean completed = isCompleted(text);
+        boolean completed = text.startsWith("C\n");
         if (!completed && !text.startsWith("P\n")) {
             throw new IdempotencyRecordCorruptedException("unknown state in Redis", null);
         }

@@ -1,4 +1,4 @@
-package io.github.resiliencestarter.idempotent.support;
+package io.github.resiliencestarter.idempotent.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

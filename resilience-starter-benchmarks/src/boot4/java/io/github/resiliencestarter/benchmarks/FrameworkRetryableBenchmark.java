@@ -9,13 +9,13 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.springframework.aop.support.DefaultPointcutAdvisor;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.resilience.annotation.EnableResilientMethods;
 import org.springframework.resilience.annotation.Retryable;
 
@@ -55,27 +55,8 @@ public class FrameworkRetryableBenchmark {
     @SpringBootConfiguration
     @EnableAutoConfiguration
     @EnableResilientMethods
+    @Import(Targets.CommonBeans.class)
     static class App {
-
-        @Bean
-        Targets.Plain plain() {
-            return new Targets.Plain();
-        }
-
-        @Bean
-        Targets.Floor floor() {
-            return new Targets.Floor();
-        }
-
-        @Bean
-        static DefaultPointcutAdvisor proceedOnlyAdvisor() {
-            return Targets.proceedOnlyAdvisor();
-        }
-
-        @Bean
-        Targets.Ours ours() {
-            return new Targets.Ours();
-        }
 
         @Bean
         FrameworkRetry frameworkRetry() {

@@ -13,6 +13,8 @@ import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.springframework.aop.support.DefaultPointcutAdvisor;
 import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.retry.annotation.Retryable;
 
 /** The methods the annotation benchmarks call through Spring proxies; each does the same tiny work. */
@@ -40,13 +42,34 @@ final class Targets {
     }
 
     /**
-     * The do-nothing advice of {@link Floor}: a {@code MethodInterceptor} that only calls {@code proceed()}.
-     *
-     * @return the advisor, for a {@code static @Bean}
+     * The beans every annotation benchmark calls, on either Boot line: the plain bean, the floor
+     * with its do-nothing advice (a {@code MethodInterceptor} that only calls {@code proceed()}),
+     * and this starter's annotated bean.
      */
-    static DefaultPointcutAdvisor proceedOnlyAdvisor() {
-        MethodInterceptor proceedOnly = MethodInvocation::proceed;
-        return new DefaultPointcutAdvisor(AnnotationMatchingPointcut.forMethodAnnotation(ProceedOnly.class), proceedOnly);
+    @Configuration(proxyBeanMethods = false)
+    static class CommonBeans {
+
+        @Bean
+        Plain plain() {
+            return new Plain();
+        }
+
+        @Bean
+        Floor floor() {
+            return new Floor();
+        }
+
+        @Bean
+        static DefaultPointcutAdvisor proceedOnlyAdvisor() {
+            MethodInterceptor proceedOnly = MethodInvocation::proceed;
+            return new DefaultPointcutAdvisor(AnnotationMatchingPointcut.forMethodAnnotation(ProceedOnly.class),
+                    proceedOnly);
+        }
+
+        @Bean
+        Ours ours() {
+            return new Ours();
+        }
     }
 
     /**

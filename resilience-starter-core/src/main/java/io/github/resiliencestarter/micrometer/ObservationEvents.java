@@ -9,7 +9,7 @@ import io.github.resiliencestarter.timeout.TimeoutObserver;
 import io.github.resiliencestarter.timeout.TimeoutOutcome;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
-import java.util.Locale;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -17,7 +17,9 @@ import org.jspecify.annotations.Nullable;
  * current Micrometer observation, so a tracing bridge shows them on the request's span
  * ({@code resilience.retry}, {@code resilience.idempotent.replayed}, {@code resilience.timeout.timeout},
  * {@code resilience.circuit-breaker.refused}, ...). Event names come from a fixed set: a meter
- * handler counts each by name. Does nothing outside an observation.
+ * handler counts each by name. The ordinary path is no event: a timeout's success, a breaker's
+ * permitted call, an idempotent call that simply ran ({@code executed}, {@code unprotected}); the
+ * starter's own meters count those. Does nothing outside an observation.
  */
 public class ObservationEvents implements RetryObserver, IdempotencyObserver, TimeoutObserver, CircuitObserver {
 
@@ -33,6 +35,14 @@ public class ObservationEvents implements RetryObserver, IdempotencyObserver, Ti
     /** A circuit breaker refused the call. */
     private static final Observation.Event REFUSED = Observation.Event.of("resilience.circuit-breaker.refused");
 
+    /** One event per timeout outcome, made once: an event is sent on a request's path. */
+    private static final Observation.Event[] TIMEOUT_EVENTS =
+            events(TimeoutOutcome.values(), outcome -> "resilience.timeout." + outcome.tag());
+
+    /** One event per idempotency outcome. */
+    private static final Observation.Event[] IDEMPOTENCY_EVENTS =
+            events(IdempotencyOutcome.values(), outcome -> "resilience.idempotent." + outcome.tag());
+
     private final ObservationRegistry registry;
 
     /**
@@ -46,18 +56,12 @@ public class ObservationEvents implements RetryObserver, IdempotencyObserver, Ti
 
     @Override
     public void onRetry(String operation, int nextAttempt, @Nullable Throwable error, long delayNanos) {
-        Observation current = registry.getCurrentObservation();
-        if (current != null) {
-            current.event(RETRY);
-        }
+        event(RETRY);
     }
 
     @Override
     public void onHedge(String operation, int attempt, long delayNanos) {
-        Observation current = registry.getCurrentObservation();
-        if (current != null) {
-            current.event(HEDGE);
-        }
+        event(HEDGE);
     }
 
     @Override
@@ -65,10 +69,7 @@ public class ObservationEvents implements RetryObserver, IdempotencyObserver, Ti
         if (outcome == TimeoutOutcome.SUCCESS) {
             return;
         }
-        Observation current = registry.getCurrentObservation();
-        if (current != null) {
-            current.event(Observation.Event.of("resilience.timeout." + outcome.name().toLowerCase(Locale.ROOT)));
-        }
+        event(TIMEOUT_EVENTS[outcome.ordinal()]);
     }
 
     @Override
@@ -76,17 +77,30 @@ public class ObservationEvents implements RetryObserver, IdempotencyObserver, Ti
         if (outcome != CircuitOutcome.NOT_PERMITTED && outcome != CircuitOutcome.RAMP_REJECTED) {
             return;
         }
-        Observation current = registry.getCurrentObservation();
-        if (current != null) {
-            current.event(REFUSED);
-        }
+        event(REFUSED);
     }
 
     @Override
     public void onOutcome(String operation, IdempotencyOutcome outcome) {
+        if (outcome == IdempotencyOutcome.EXECUTED || outcome == IdempotencyOutcome.UNPROTECTED) {
+            return;
+        }
+        event(IDEMPOTENCY_EVENTS[outcome.ordinal()]);
+    }
+
+    private void event(Observation.Event event) {
         Observation current = registry.getCurrentObservation();
         if (current != null) {
-            current.event(Observation.Event.of("resilience.idempotent." + outcome.tag()));
+            current.event(event);
         }
+    }
+
+    /** The events of an enum's constants, indexed by ordinal. */
+    private static <E extends Enum<E>> Observation.Event[] events(E[] outcomes, Function<E, String> name) {
+        Observation.Event[] events = new Observation.Event[outcomes.length];
+        for (E outcome : outcomes) {
+            events[outcome.ordinal()] = Observation.Event.of(name.apply(outcome));
+        }
+        return events;
     }
 }

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 class ObservationEventsTest {
 
     @Test
-    void O1_retriesAndReplaysBecomeEventsOnTheCurrentObservation() throws Throwable {
+    void O1_retriesAndReplaysBecomeEventsOnTheCurrentObservationAndAnOrdinaryRunDoesNot() throws Throwable {
         List<String> events = new CopyOnWriteArrayList<>();
         ObservationRegistry registry = recordingEvents(events);
         ObservationEvents observer = new ObservationEvents(registry);
@@ -38,9 +38,12 @@ class ObservationEventsTest {
                 return "ok";
             });
             observer.onOutcome("ORDER_CREATE", IdempotencyOutcome.REPLAYED);
+            // the ordinary path is counted by the starter's meters, not marked on the span
+            observer.onOutcome("ORDER_CREATE", IdempotencyOutcome.EXECUTED);
+            observer.onOutcome("ORDER_CREATE", IdempotencyOutcome.UNPROTECTED);
             return null;
         });
-        observer.onOutcome("ORDER_CREATE", IdempotencyOutcome.EXECUTED);
+        observer.onOutcome("ORDER_CREATE", IdempotencyOutcome.IN_PROGRESS);
 
         assertThat(events).containsExactly("resilience.retry", "resilience.retry", "resilience.idempotent.replayed");
     }

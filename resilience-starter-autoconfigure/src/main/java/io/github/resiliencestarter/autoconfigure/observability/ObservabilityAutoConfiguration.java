@@ -25,6 +25,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
 import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.tracing.Tracer;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -111,8 +112,8 @@ public class ObservabilityAutoConfiguration {
     }
 
     /**
-     * Micrometer Observation: each retry attempt an observation of its own; retries, hedges, idempotency
-     * outcomes, timeouts and breaker refusals as events on the current one.
+     * Micrometer Observation: retries, hedges, idempotency outcomes, timeouts and breaker refusals
+     * as events on the current observation.
      */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = "io.micrometer.observation.ObservationRegistry")
@@ -130,17 +131,33 @@ public class ObservabilityAutoConfiguration {
         ObservationEvents resilienceObservationEvents(ObservationRegistry registry) {
             return new ObservationEvents(registry);
         }
+    }
+
+    /**
+     * Each {@code @Retry} attempt an observation of its own, where a tracer makes a span of it.
+     * Without one, an observation per attempt would only feed a timer the starter's own meters
+     * already cover ({@code resilience.retry.calls}, {@code resilience.retry.attempts}), at a timer
+     * sample per attempt: the attempts run as they are.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = {"io.micrometer.observation.ObservationRegistry", "io.micrometer.tracing.Tracer"})
+    @ConditionalOnBean(ObservationRegistry.class)
+    static class AttemptObservations {
 
         /**
-         * Makes each {@code @Retry} attempt an observation: a span per attempt with a tracer.
+         * Makes each {@code @Retry} attempt an observation when the application has a tracer
+         * that records spans (not Micrometer's no-op one).
          *
          * @param registry the observation registry
-         * @return the attempts' tracing
+         * @param tracers the application's tracers; looked up here, once the context's beans
+         *     are all defined, so the tracing auto-configuration's order does not matter
+         * @return the attempts' tracing, or {@link AttemptTracing#NONE}
          */
         @Bean
         @ConditionalOnMissingBean(AttemptTracing.class)
-        ObservedAttempts resilienceObservedAttempts(ObservationRegistry registry) {
-            return new ObservedAttempts(registry);
+        AttemptTracing resilienceAttemptTracing(ObservationRegistry registry, ObjectProvider<Tracer> tracers) {
+            boolean spans = tracers.orderedStream().anyMatch(tracer -> tracer != Tracer.NOOP);
+            return spans ? new ObservedAttempts(registry) : AttemptTracing.NONE;
         }
     }
 

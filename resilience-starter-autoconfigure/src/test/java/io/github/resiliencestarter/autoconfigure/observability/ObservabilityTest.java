@@ -19,6 +19,8 @@ import io.github.resiliencestarter.context.TraceScope;
 import io.github.resiliencestarter.idempotent.IdempotencyKeyReusedException;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.idempotent.redis.RedisIdempotencyStore;
+import io.github.resiliencestarter.micrometer.ObservedAttempts;
+import io.github.resiliencestarter.retry.AttemptTracing;
 import io.github.resiliencestarter.retry.RetryableException;
 import io.github.resiliencestarter.spring.actuate.ResilienceEndpoint;
 import io.github.resiliencestarter.spring.actuate.ResilienceSettingsInspector;
@@ -29,12 +31,18 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.tracing.Tracer;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -275,6 +283,54 @@ class ObservabilityTest {
         runner.withConfiguration(AutoConfigurations.of(BootLine.starterHealthAutoConfiguration()))
                 .withPropertyValues("management.health.resilienceIdempotency.enabled=false")
                 .run(context -> assertThat(context).doesNotHaveBean("resilienceIdempotencyHealthIndicator"));
+    }
+
+    @Test
+    void O1_eachRetryAttemptIsAnObservationOnlyWhereATracerRecordsSpans() {
+        List<String> observed = new CopyOnWriteArrayList<>();
+        ApplicationContextRunner observing = runner.withBean(Orders.class)
+                .withBean(ObservationRegistry.class, () -> recordingStarts(observed));
+        // a tracer that records spans: any but Micrometer's no-op one; its methods are never called
+        Tracer recording = (Tracer) Proxy.newProxyInstance(Tracer.class.getClassLoader(),
+                new Class<?>[] {Tracer.class}, (proxy, method, args) -> {
+                    throw new UnsupportedOperationException(method.getName());
+                });
+
+        observing.withBean(Tracer.class, () -> recording).run(context -> {
+            assertThat(context.getBean(AttemptTracing.class)).isInstanceOf(ObservedAttempts.class);
+            assertThat(context.getBean(Orders.class).flaky()).isEqualTo("flaky");
+            assertThat(observed).containsExactly(ObservedAttempts.NAME, ObservedAttempts.NAME);
+        });
+        observed.clear();
+        observing.run(context -> {
+            assertThat(context.getBean(AttemptTracing.class)).isSameAs(AttemptTracing.NONE);
+            assertThat(context.getBean(Orders.class).flaky()).isEqualTo("flaky");
+        });
+        observing.withBean(Tracer.class, () -> Tracer.NOOP).run(context -> {
+            assertThat(context.getBean(AttemptTracing.class)).isSameAs(AttemptTracing.NONE);
+            assertThat(context.getBean(Orders.class).flaky()).isEqualTo("flaky");
+        });
+        assertThat(observed).as("no timer sample per attempt without spans").isEmpty();
+        // an application's own choice stands, tracer or not
+        observing.withBean(Tracer.class, () -> recording).withBean(AttemptTracing.class, () -> AttemptTracing.NONE)
+                .run(context -> assertThat(context.getBean(AttemptTracing.class)).isSameAs(AttemptTracing.NONE));
+    }
+
+    /** An observation registry whose one handler records the name of every observation started. */
+    private static ObservationRegistry recordingStarts(List<String> names) {
+        ObservationRegistry registry = ObservationRegistry.create();
+        registry.observationConfig().observationHandler(new ObservationHandler<>() {
+            @Override
+            public void onStart(Observation.Context context) {
+                names.add(context.getName());
+            }
+
+            @Override
+            public boolean supportsContext(Observation.Context context) {
+                return true;
+            }
+        });
+        return registry;
     }
 
     static class Orders {

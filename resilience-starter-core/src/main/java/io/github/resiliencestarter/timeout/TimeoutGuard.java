@@ -13,6 +13,7 @@ import io.github.resiliencestarter.core.ContextPropagator;
 import io.github.resiliencestarter.rollout.RolloutPolicy;
 import io.github.resiliencestarter.timeout.DeadlineExceededException.Reason;
 import io.github.resiliencestarter.timeout.internal.InterruptTimer;
+import io.github.resiliencestarter.timeout.support.SpinWindow;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
@@ -42,7 +43,8 @@ import org.slf4j.LoggerFactory;
  * <p>The effective deadline is the earlier of the inherited one and now + timeout. When it has
  * already passed, the work is not invoked. While the work runs, the trace context carries the
  * effective deadline, so everything inside (retries, outbound calls) sees the smaller budget.
- * Instances are immutable and thread-safe.
+ * Instances are thread-safe; their settings are immutable, and the one thing a guard learns is a
+ * hint (how long an {@code OFFLOAD} caller looks for its result before it parks).
  */
 public final class TimeoutGuard {
 
@@ -56,6 +58,9 @@ public final class TimeoutGuard {
     private final TimeoutConfig config;
 
     private final TimeoutRuntime runtime;
+
+    /** How long an OFFLOAD caller looks for its result before it parks: a hint learnt per guard. */
+    private final SpinWindow resultWait = new SpinWindow();
 
     private TimeoutGuard(String operation, TimeoutConfig config, TimeoutRuntime runtime) {
         this.operation = Objects.requireNonNull(operation, "operation");
@@ -291,7 +296,7 @@ public final class TimeoutGuard {
             throw new TimeoutRejectedException(operation, ex);
         }
         try {
-            return future.get(effective.remainingNanos(), TimeUnit.NANOSECONDS);
+            return awaitResult(future, effective);
         } catch (TimeoutException ex) {
             cancel(future, worker);
             throw timedOut(null);
@@ -307,6 +312,27 @@ public final class TimeoutGuard {
         } catch (CancellationException ex) {
             throw timedOut(ex);
         }
+    }
+
+    /**
+     * The worker's result, looked for a learnt while before the caller parks: work done within a
+     * few microseconds is then taken without the park and the wake (issue 49), and work that takes
+     * longer soon parks at once.
+     */
+    private <T extends @Nullable Object> T awaitResult(Future<T> future, Deadline effective)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        long start = System.nanoTime();
+        boolean parked = !resultWait.spin(start, effective.remainingNanos(), future::isDone);
+        try {
+            return future.get(effective.remainingNanos(), TimeUnit.NANOSECONDS);
+        } finally {
+            resultWait.handedOver(System.nanoTime() - start, parked);
+        }
+    }
+
+    /** How long the next OFFLOAD caller looks for its result before it parks (for tests). */
+    long resultWaitNanos() {
+        return resultWait.nanos();
     }
 
     private static void cancel(Future<?> future, AtomicReference<@Nullable Object> worker) {

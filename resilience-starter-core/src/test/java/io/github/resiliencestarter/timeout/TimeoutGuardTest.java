@@ -70,6 +70,22 @@ class TimeoutGuardTest {
     }
 
     @Test
+    void anOffloadCallerStopsLookingForItsResultBeforeParkingOnceItsWorkTakesMilliseconds() throws Throwable {
+        TimeoutGuard guard = guard(Duration.ofSeconds(5), TimeoutMode.OFFLOAD);
+        assertThat(guard.resultWaitNanos()).as("a first call looks for a while").isPositive();
+
+        // each wait of milliseconds halves the window, from 5 µs, towards nothing
+        for (int call = 0; call < 16; call++) {
+            assertThat(guard.call(() -> {
+                Thread.sleep(2);
+                return "done";
+            })).isEqualTo("done");
+        }
+
+        assertThat(guard.resultWaitNanos()).as("parks at once: a spin would cost more than it saves").isZero();
+    }
+
+    @Test
     void T3_interruptModeInterruptsTheCallerThreadAndTheFlagDoesNotLeak() {
         AtomicBoolean sawInterrupt = new AtomicBoolean();
         long start = System.nanoTime();

@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -39,9 +40,6 @@ import org.jspecify.annotations.Nullable;
  */
 public final class DirectHandoffQueue extends AbstractQueue<Runnable> implements BlockingQueue<Runnable> {
 
-    /** Pause hints between two yields of a spinning worker (about 3 µs on the project's machine). */
-    private static final int SPINS_PER_YIELD = 64;
-
     /** How often a timed offer looks again for a worker that began to wait. */
     private static final long OFFER_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
@@ -51,8 +49,8 @@ public final class DirectHandoffQueue extends AbstractQueue<Runnable> implements
     /** How long a worker looks for a task before it parks. */
     private final SpinWindow spinWindow = new SpinWindow();
 
-    /** One idle worker and the slot its task is handed over in. */
-    private static final class Waiter {
+    /** One idle worker and the slot its task is handed over in; ready once the slot is filled. */
+    private static final class Waiter implements BooleanSupplier {
 
         /** Put in the slot by a worker that stopped waiting before a task came. */
         static final Object GAVE_UP = new Object();
@@ -60,6 +58,11 @@ public final class DirectHandoffQueue extends AbstractQueue<Runnable> implements
         final Thread thread = Thread.currentThread();
 
         final AtomicReference<@Nullable Object> slot = new AtomicReference<>();
+
+        @Override
+        public boolean getAsBoolean() {
+            return slot.get() != null;
+        }
     }
 
     @Override
@@ -129,9 +132,9 @@ public final class DirectHandoffQueue extends AbstractQueue<Runnable> implements
         waiters.addFirst(waiter);
         long start = System.nanoTime();
         long deadline = start + nanos;
-        long spinUntil = start + spinWindow.nanos();
+        // a caller offloading call after call hands its next task over within the window
+        spinWindow.spin(start, timed ? nanos : Long.MAX_VALUE, waiter);
         boolean parked = false;
-        int spins = 0;
         while (true) {
             Object handed = waiter.slot.get();
             if (handed != null) {
@@ -139,8 +142,7 @@ public final class DirectHandoffQueue extends AbstractQueue<Runnable> implements
                 return (Runnable) handed;
             }
             boolean interrupted = Thread.interrupted();
-            long now = System.nanoTime();
-            long left = deadline - now;
+            long left = deadline - System.nanoTime();
             if (interrupted || timed && left <= 0) {
                 if (waiter.slot.compareAndSet(null, Waiter.GAVE_UP)) {
                     waiters.remove(waiter);
@@ -155,15 +157,6 @@ public final class DirectHandoffQueue extends AbstractQueue<Runnable> implements
                     Thread.currentThread().interrupt();
                 }
                 return (Runnable) waiter.slot.get();
-            }
-            if (now - spinUntil < 0) {
-                // a caller offloading call after call hands its next task over within the window
-                if (++spins % SPINS_PER_YIELD == 0) {
-                    Thread.yield();
-                } else {
-                    Thread.onSpinWait();
-                }
-                continue;
             }
             parked = true;
             if (timed) {

@@ -1,10 +1,12 @@
 package io.github.resiliencestarter.timeout.support;
 
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
- * How long an idle worker of a {@link DirectHandoffQueue} looks for its next task before it
- * parks, learnt from how long the queue's workers recently waited.
+ * How long a thread waiting for a hand-over looks for it before it parks, learnt from how long
+ * recent waits took: an idle worker of a {@link DirectHandoffQueue} waiting for its next task, and
+ * an {@code OFFLOAD} caller waiting for its worker's result.
  *
  * <p>Spinning pays only when the next task comes sooner than parking and waking would take. A
  * fixed number of checks is a different time on every machine: 128 pause hints covered a caller
@@ -15,8 +17,14 @@ import java.util.concurrent.TimeUnit;
  * longer than that, or one that ended without a task, halves it. Under a trickle the window shrinks
  * towards nothing and idle workers park at once; back-to-back offloading keeps it just wider than
  * the gap. Updates race without harm: the window is a hint.
+ *
+ * <p>A spin yields every {@value #SPINS_PER_YIELD} pause hints (about 3 µs on the project's
+ * machine), so the thread it waits for, when it is ready on the same core, is not held up.
  */
-final class SpinWindow {
+public final class SpinWindow {
+
+    /** Pause hints between two yields of a spinning thread. */
+    static final int SPINS_PER_YIELD = 64;
 
     /** The longest a worker spins: beyond it, parking and waking costs less than the spin. */
     static final long MAX_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
@@ -26,18 +34,46 @@ final class SpinWindow {
 
     private volatile long nanos = INITIAL_NANOS;
 
-    /** How long a worker that starts waiting now spins before it parks. */
-    long nanos() {
+    /**
+     * How long a thread that starts waiting now spins before it parks.
+     *
+     * @return the window in nanoseconds
+     */
+    public long nanos() {
         return nanos;
     }
 
     /**
-     * A worker's wait ended with a task.
+     * Spins until {@code ready} holds or the window is over. Interrupts are not looked at: the
+     * park that may follow does that.
+     *
+     * @param start when the wait began ({@link System#nanoTime()})
+     * @param limitNanos the longest the wait may take, when shorter than the window
+     * @param ready what the wait is for
+     * @return whether {@code ready} holds; {@code false} once the window is over
+     */
+    public boolean spin(long start, long limitNanos, BooleanSupplier ready) {
+        long until = start + Math.min(nanos, limitNanos);
+        for (int spins = 1; !ready.getAsBoolean(); spins++) {
+            if (System.nanoTime() - until >= 0) {
+                return false;
+            }
+            if (spins % SPINS_PER_YIELD == 0) {
+                Thread.yield();
+            } else {
+                Thread.onSpinWait();
+            }
+        }
+        return true;
+    }
+
+    /**
+     * A wait ended with what it waited for.
      *
      * @param waitedNanos how long it waited
      * @param parked whether it had parked, i.e. the window was too short for this wait
      */
-    void handedOver(long waitedNanos, boolean parked) {
+    public void handedOver(long waitedNanos, boolean parked) {
         if (!parked) {
             return; // caught while spinning: the window was wide enough
         }
@@ -48,8 +84,8 @@ final class SpinWindow {
         }
     }
 
-    /** A timed wait ended without a task: tasks come slower than any spin is worth. */
-    void gaveUp() {
+    /** A timed wait ended without what it waited for: hand-overs come slower than any spin is worth. */
+    public void gaveUp() {
         nanos = nanos / 2;
     }
 }

@@ -3,6 +3,8 @@ package io.github.resiliencestarter.timeout.support;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
 class SpinWindowTest {
@@ -52,11 +54,58 @@ class SpinWindowTest {
     }
 
     @Test
+    void aSpinEndsAsSoonAsWhatItWaitsForHolds() {
+        SpinWindow window = new SpinWindow();
+        window.handedOver(30 * MICROS, true);
+        AtomicInteger looks = new AtomicInteger();
+        BooleanSupplier third = warm(() -> looks.incrementAndGet() == 3, looks);
+
+        boolean ready = window.spin(System.nanoTime(), Long.MAX_VALUE, third);
+
+        assertThat(ready).isTrue();
+        assertThat(looks).hasValue(3);
+    }
+
+    @Test
+    void aSpinLooksUntilTheWindowIsOverAndNoLonger() {
+        SpinWindow window = new SpinWindow();
+        window.handedOver(30 * MICROS, true);
+        AtomicInteger looks = new AtomicInteger();
+        BooleanSupplier never = warm(() -> looks.incrementAndGet() < 0, looks);
+        long start = System.nanoTime();
+
+        boolean ready = window.spin(start, Long.MAX_VALUE, never);
+
+        assertThat(ready).isFalse();
+        assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(45 * MICROS);
+        assertThat(looks.get()).isGreaterThan(1);
+    }
+
+    @Test
+    void aSpinNeverOutlastsTheWaitsOwnLimit() {
+        SpinWindow window = new SpinWindow();
+        window.handedOver(30 * MICROS, true);
+        AtomicInteger looks = new AtomicInteger();
+
+        boolean ready = window.spin(System.nanoTime(), 0, () -> looks.incrementAndGet() < 0);
+
+        assertThat(ready).isFalse();
+        assertThat(looks).as("one look, then the limit").hasValue(1);
+    }
+
+    @Test
     void aTimedWaitThatEndsWithoutATaskHalvesTheWindow() {
         SpinWindow window = new SpinWindow();
 
         window.gaveUp();
 
         assertThat(window.nanos()).isEqualTo(SpinWindow.INITIAL_NANOS / 2);
+    }
+
+    /** Calls the condition once, so its first look in a spin is not its class's first call, and resets the count. */
+    private static BooleanSupplier warm(BooleanSupplier condition, AtomicInteger looks) {
+        condition.getAsBoolean();
+        looks.set(0);
+        return condition;
     }
 }

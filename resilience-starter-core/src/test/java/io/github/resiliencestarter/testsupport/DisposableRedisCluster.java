@@ -59,7 +59,7 @@ public final class DisposableRedisCluster implements AutoCloseable {
         DisposableRedisCluster cluster = new DisposableRedisCluster();
         try {
             for (int i = 0; i < MASTERS * (1 + replicasPerMaster); i++) {
-                int port = freePortBelowBusLimit();
+                int port = cluster.freePortBelowBusLimit();
                 cluster.dirs.put(port, Files.createTempDirectory("redis-cluster-" + port));
                 cluster.startNode(port);
             }
@@ -320,11 +320,18 @@ public final class DisposableRedisCluster implements AutoCloseable {
         nodes.values().forEach(Process::destroyForcibly);
     }
 
-    private static int freePortBelowBusLimit() throws IOException {
+    /**
+     * A free port whose bus port is free too, neither of them a port or bus port of a node already
+     * chosen: a node's port is free again until its server binds it, so the system may hand the
+     * same port out twice (a run of 2026-12-07 made a cluster of five nodes out of six that way).
+     */
+    private int freePortBelowBusLimit() throws IOException {
         for (int attempt = 0; attempt < 50; attempt++) {
             try (ServerSocket socket = new ServerSocket(0)) {
                 int port = socket.getLocalPort();
-                if (port <= 55_535) {
+                boolean clashes = dirs.keySet().stream().anyMatch(chosen -> chosen == port || chosen + 10_000 == port
+                        || chosen == port + 10_000);
+                if (port <= 55_535 && !clashes) {
                     try (ServerSocket bus = new ServerSocket(port + 10_000)) {
                         return port;
                     } catch (IOException busTaken) {

@@ -59,13 +59,18 @@ public final class TimeoutGuard {
 
     private final TimeoutRuntime runtime;
 
-    /** How long an OFFLOAD caller looks for its result before it parks: a hint learnt per guard. */
-    private final SpinWindow resultWait = new SpinWindow();
+    /**
+     * How long an OFFLOAD caller looks for its result before it parks: a hint learnt per guard;
+     * none for an INTERRUPT guard, which never offloads (the outbound HTTP interceptor makes one
+     * per call).
+     */
+    private final @Nullable SpinWindow resultWait;
 
     private TimeoutGuard(String operation, TimeoutConfig config, TimeoutRuntime runtime) {
         this.operation = Objects.requireNonNull(operation, "operation");
         this.config = Objects.requireNonNull(config, "config");
         this.runtime = Objects.requireNonNull(runtime, "runtime");
+        this.resultWait = config.mode() == TimeoutMode.INTERRUPT ? null : new SpinWindow();
     }
 
     /**
@@ -321,18 +326,19 @@ public final class TimeoutGuard {
      */
     private <T extends @Nullable Object> T awaitResult(Future<T> future, Deadline effective)
             throws InterruptedException, ExecutionException, TimeoutException {
+        SpinWindow window = Objects.requireNonNull(resultWait, "an INTERRUPT guard offloads nothing");
         long start = System.nanoTime();
-        boolean parked = !resultWait.spin(start, effective.remainingNanos(), future::isDone);
+        boolean parked = !window.spin(start, effective.remainingNanos(), future::isDone);
         try {
             return future.get(effective.remainingNanos(), TimeUnit.NANOSECONDS);
         } finally {
-            resultWait.handedOver(System.nanoTime() - start, parked);
+            window.handedOver(System.nanoTime() - start, parked);
         }
     }
 
     /** How long the next OFFLOAD caller looks for its result before it parks (for tests). */
     long resultWaitNanos() {
-        return resultWait.nanos();
+        return resultWait == null ? 0 : resultWait.nanos();
     }
 
     private static void cancel(Future<?> future, AtomicReference<@Nullable Object> worker) {

@@ -123,7 +123,7 @@ public final class AsyncRetry<T> {
             earlier.addAll(otherFailures);
         }
         RetryDecision decision = engine.decider.decide(attempt, failure, value, previousDelay, started,
-                outer.deadline(), engine.random(), outer, observing);
+                outer.deadline(), outer, observing);
         if (decision == RetryDecision.ACCEPT) {
             if (hedgeDecided) {
                 engine.observer.onHedgeWon(engine.operation, winner);

@@ -9,7 +9,6 @@ import io.github.resiliencestarter.retry.RetryObserver;
 import io.github.resiliencestarter.timeout.DeadlineExceededException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.random.RandomGenerator;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -46,7 +45,6 @@ public final class BlockingRetry {
         // clock reads cost ~20 ns each: only when someone needs the duration or a deadline needs the attempt time
         boolean observed = engine.observer != RetryObserver.NOOP;
         long callStarted = observed ? engine.time.nanoTime() : 0;
-        RandomGenerator rnd = engine.random();
         List<Throwable> earlier = null;
         long previousDelay = 0;
         int attempts = 0;
@@ -86,7 +84,7 @@ public final class BlockingRetry {
                 }
             }
             RetryDecision decision = engine.decider.decide(attempts, failure, result, previousDelay, started, deadline,
-                    rnd, outer, observing);
+                    outer, observing);
             if (decision == RetryDecision.ACCEPT) {
                 if (hedgeDecided) {
                     engine.observer.onHedgeWon(engine.operation, decisive);

@@ -10,6 +10,7 @@ import io.github.resiliencestarter.retry.RetryGate;
 import io.github.resiliencestarter.retry.RetryOutcome;
 import io.github.resiliencestarter.retry.backoff.BackOff;
 import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.random.RandomGenerator;
 import org.jspecify.annotations.Nullable;
 
@@ -24,15 +25,32 @@ public final class RetryDecider {
 
     private final TimeSource time;
 
+    /** The random source of back-off and jitter; {@code null} for the deciding thread's {@link ThreadLocalRandom}. */
+    private final @Nullable RandomGenerator random;
+
     /**
-     * Creates the decider of one retrier.
+     * Creates the decider of one retrier, drawing delays from the deciding thread's
+     * {@link ThreadLocalRandom}.
      *
      * @param config the settings
      * @param time the time source that measures attempts
      */
     public RetryDecider(RetryConfig config, TimeSource time) {
+        this(config, time, null);
+    }
+
+    /**
+     * Creates the decider of one retrier.
+     *
+     * @param config the settings
+     * @param time the time source that measures attempts
+     * @param random the random source of back-off and jitter, or {@code null} for the deciding
+     *     thread's {@link ThreadLocalRandom}
+     */
+    public RetryDecider(RetryConfig config, TimeSource time, @Nullable RandomGenerator random) {
         this.config = config;
         this.time = time;
+        this.random = random;
     }
 
     /**
@@ -44,7 +62,6 @@ public final class RetryDecider {
      * @param previousDelay the wait before this attempt, for decorrelated jitter
      * @param started when the attempt (or round) started, for its duration against the deadline
      * @param deadline the call's deadline, or {@code null}
-     * @param rnd the random source of back-off and jitter
      * @param retried the context the call's attempts are numbered in: its idempotent execution
      *     says whether one of them committed its writes
      * @param observing whether the call only observes: a retry that would follow stops it
@@ -53,7 +70,7 @@ public final class RetryDecider {
      * @return what follows
      */
     public RetryDecision decide(int attempt, @Nullable Throwable failure, @Nullable Object result, long previousDelay,
-            long started, @Nullable Deadline deadline, RandomGenerator rnd, TraceContext retried, boolean observing) {
+            long started, @Nullable Deadline deadline, TraceContext retried, boolean observing) {
         if (isAcceptable(failure, result)) {
             return RetryDecision.ACCEPT;
         }
@@ -73,7 +90,7 @@ public final class RetryDecider {
             // a policy inside the loop (an open circuit) would refuse the next attempt: do not wait for it
             return new RetryDecision(RetryStop.GATE_CLOSED, 0, refusal);
         }
-        long delay = delayBefore(attempt, failure, previousDelay, rnd);
+        long delay = delayBefore(attempt, failure, previousDelay);
         if (deadline != null && saturatedAdd(delay, Math.max(config.minAttemptTime().toNanos(),
                 time.nanoTime() - started)) >= deadline.remainingNanos()) {
             return RetryDecision.stop(RetryStop.NO_TIME);
@@ -118,7 +135,7 @@ public final class RetryDecider {
         return config.classifier().explain(failure);
     }
 
-    private long delayBefore(int failedAttempts, @Nullable Throwable failure, long previousDelay, RandomGenerator rnd) {
+    private long delayBefore(int failedAttempts, @Nullable Throwable failure, long previousDelay) {
         Duration requested = failure != null ? config.classifier().retryAfter(failure) : null;
         if (requested != null) {
             // the server said when; jittering it would either hammer early or wait needlessly. A
@@ -127,6 +144,8 @@ public final class RetryDecider {
             return requested.isNegative() ? 0 : requested.compareTo(cap) > 0 ? cap.toNanos() : requested.toNanos();
         }
         BackOff backOff = config.backOff();
+        // looked up only when a delay is drawn: a call that succeeds at once needs no random source
+        RandomGenerator rnd = random != null ? random : ThreadLocalRandom.current();
         return Math.max(0, config.jitter().apply(backOff.delayNanos(failedAttempts, rnd), previousDelay, backOff, rnd));
     }
 

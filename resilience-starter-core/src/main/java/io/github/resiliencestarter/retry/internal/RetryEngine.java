@@ -62,7 +62,8 @@ public final class RetryEngine {
 
     final RetryDecider decider;
 
-    private final @Nullable RandomGenerator random;
+    /** Every call enforces (the default rollout): no trace id to look at per call. */
+    private final boolean enforcesAll;
 
     private final @Nullable TimeoutGuard attemptGuard;
 
@@ -98,9 +99,9 @@ public final class RetryEngine {
         this.config = config;
         this.time = time;
         this.sleeper = sleeper;
-        this.random = random;
+        this.enforcesAll = config.rollout().enforcesAll();
         this.observer = observer;
-        this.decider = new RetryDecider(config, time);
+        this.decider = new RetryDecider(config, time, random);
         if (config.attemptTimeout() != null) {
             if (timeoutRuntime == null) {
                 throw new IllegalStateException("attemptTimeout on " + operation + " needs a TimeoutRuntime");
@@ -145,11 +146,7 @@ public final class RetryEngine {
 
     /** Whether a call in {@code outer} only observes: the rollout leaves its trace id out. */
     boolean observes(TraceContext outer) {
-        return !config.rollout().enforces(outer);
-    }
-
-    RandomGenerator random() {
-        return random != null ? random : ThreadLocalRandom.current();
+        return !enforcesAll && !config.rollout().enforces(outer);
     }
 
     /**

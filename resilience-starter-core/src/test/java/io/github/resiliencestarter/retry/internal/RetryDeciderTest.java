@@ -56,8 +56,8 @@ class RetryDeciderTest {
 
     private RetryDecision decide(RetryConfig config, int attempt, @Nullable Throwable failure, @Nullable Object result,
             long attemptNanos, @Nullable Deadline deadline, boolean observing) {
-        return new RetryDecider(config, time).decide(attempt, failure, result, 0, time.nanoTime() - attemptNanos,
-                deadline, LOWEST, TraceContext.empty(), observing);
+        return new RetryDecider(config, time, LOWEST).decide(attempt, failure, result, 0,
+                time.nanoTime() - attemptNanos, deadline, TraceContext.empty(), observing);
     }
 
     @Test

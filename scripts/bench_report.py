@@ -130,9 +130,11 @@ def ratios(results):
     off, raw, lim = m("AnnotationBenchmark.timeoutOursOffload"), m("AnnotationBenchmark.timeoutRawExecutor"), m("AnnotationBenchmark.timeoutResilience4jTimeLimiter")
     if None not in (off, raw, lim):
         rows.append(f"| `@Timeout` OFFLOAD, raw on the starter's pool shape | ≤ 1.1 × raw `submit().get()`, ≤ TimeLimiter "
-                    f"| {BEFORE['offload']} | {off / raw:.2f} × raw ({fmt(off)} vs {fmt(raw)} ns); {off / lim:.2f} × "
+                    f"| {BEFORE['offload']} | {off / raw:.2f} × raw ({fmt(off)} vs {fmt(raw)} ns"
+                    f"{fork_spread(results, 'AnnotationBenchmark.timeoutOursOffload', raw)}); {off / lim:.2f} × "
                     f"TimeLimiter ({fmt(lim)} ns) | {met(off <= 1.1 * raw and off <= lim)} |")
     rows += offload_defaults(results, m, met)
+    rows += offload_agreement(m, met)
     for case, goal in (("First", 20), ("Replay", 10)):
         key = f"AnnotationBenchmark.allThreeOurs{case}"
         if added(key) is not None:
@@ -241,12 +243,35 @@ def offload_defaults(results, m, met):
     shape, limiter = m("OffloadDefaultsBenchmark.rawStarterShape"), m("OffloadDefaultsBenchmark.timeLimiterFixedFour")
     if None in (ours, fixed, shape, limiter):
         return []
-    forks = results["OffloadDefaultsBenchmark.oursDefault"]["forks"]
-    spread = f"; forks {min(forks) / fixed:.2f}–{max(forks) / fixed:.2f} ×" if forks else ""
+    spread = fork_spread(results, "OffloadDefaultsBenchmark.oursDefault", fixed)
     return [f"| `@Timeout` OFFLOAD, default settings, one caller (issue 32's harness) | ≤ 1.1 × raw fixed pool of 4, "
             f"≤ TimeLimiter | {BEFORE['offload defaults']} | {ours / fixed:.2f} × raw ({fmt(ours)} vs {fmt(fixed)} µs{spread}), "
             f"{ours / limiter:.2f} × TimeLimiter ({fmt(limiter)} µs), {ours / shape:.2f} × raw on the starter's "
             f"pool shape ({fmt(shape)} µs) | {met(ours <= 1.1 * fixed and ours <= limiter)} |"]
+
+
+def fork_spread(results, key, baseline):
+    """The forks' own medians against a baseline: a hand-off between threads can settle differently per fork."""
+    forks = results.get(key, {}).get("forks") or []
+    if len(forks) < 2:
+        return ""
+    return f"; forks {min(forks) / baseline:.2f}–{max(forks) / baseline:.2f} ×"
+
+
+def offload_agreement(m, met):
+    """Issue 49's done-when: OFFLOAD in the annotation harness and in the outside harness's configuration
+    (one Boot context with default settings) agree within 10 %, each against the raw hand-off on the starter's
+    pool shape in its own forks."""
+    ours, raw = m("AnnotationBenchmark.timeoutOursOffload"), m("AnnotationBenchmark.timeoutRawExecutor")
+    default, shape = m("OffloadDefaultsBenchmark.oursDefault"), m("OffloadDefaultsBenchmark.rawStarterShape")
+    if None in (ours, raw, default, shape):
+        return []
+    annotation, outside = ours / raw, default / shape
+    apart = max(annotation, outside) / min(annotation, outside) - 1
+    return [f"| `@Timeout` OFFLOAD: the annotation harness against the outside harness's configuration | within 10 % "
+            f"| 2.16 × against 1.16 × raw on the starter's pool shape (one fork against four, `a952f20`) "
+            f"| {annotation:.2f} × against {outside:.2f} × raw on the starter's pool shape ({fmt(ours)} against "
+            f"{fmt(default * 1000)} ns), {apart:.0%} apart | {met(apart <= 0.10)} |"]
 
 
 def fragment(path):

@@ -21,8 +21,10 @@ import org.springframework.dao.InvalidDataAccessApiUsageException;
 import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.data.redis.serializer.RedisSerializer;
 
 /**
  * Idempotency records in Redis. Each record is one string (its lines are described in
@@ -51,7 +53,8 @@ public class RedisIdempotencyStore implements IdempotencyStore, AutoCloseable {
 
     private static final RedisScript<Long> EXTEND = script("extend", Long.class);
 
-    private final StringRedisTemplate redis;
+    /** A {@code StringRedisTemplate} the application gave, or the store's own plain one on string serializers. */
+    private final RedisTemplate<String, String> redis;
 
     private final RedisReplicaAcks acks;
 
@@ -80,14 +83,21 @@ public class RedisIdempotencyStore implements IdempotencyStore, AutoCloseable {
      * @param acks the replicas each write waits for (Lettuce on a standalone or Sentinel master)
      */
     public RedisIdempotencyStore(StringRedisTemplate redis, RedisReplicaAcks acks) {
+        this((RedisTemplate<String, String>) redis, acks);
+    }
+
+    private RedisIdempotencyStore(RedisTemplate<String, String> redis, RedisReplicaAcks acks) {
         this.redis = redis;
         this.acks = acks;
     }
 
     /**
      * Creates the store on a template of its own. The template hands its callbacks the connection
-     * itself rather than a close-suppressing proxy built for every command (a JDK proxy per call,
-     * several hundred bytes and a class-hierarchy walk): the store never closes it.
+     * itself: not a close-suppressing proxy built for every command (a JDK proxy per call, several
+     * hundred bytes and a class-hierarchy walk), since the store never closes it; and not the
+     * {@code DefaultStringRedisConnection} a {@code StringRedisTemplate} wraps around every
+     * connection (a sixth of the bytes a first execution allocated, its converters made anew each
+     * time), since the store's scripts and reads take their strings from the template's serializers.
      *
      * @param connectionFactory decides standalone, sentinel or cluster
      */
@@ -105,9 +115,15 @@ public class RedisIdempotencyStore implements IdempotencyStore, AutoCloseable {
         this(ownTemplate(connectionFactory), acks);
     }
 
-    private static StringRedisTemplate ownTemplate(RedisConnectionFactory connectionFactory) {
-        StringRedisTemplate template = new StringRedisTemplate(connectionFactory);
+    private static RedisTemplate<String, String> ownTemplate(RedisConnectionFactory connectionFactory) {
+        RedisTemplate<String, String> template = new RedisTemplate<>();
+        template.setConnectionFactory(connectionFactory);
+        template.setKeySerializer(RedisSerializer.string());
+        template.setValueSerializer(RedisSerializer.string());
+        template.setHashKeySerializer(RedisSerializer.string());
+        template.setHashValueSerializer(RedisSerializer.string());
         template.setExposeConnection(true);
+        template.afterPropertiesSet();
         return template;
     }
 

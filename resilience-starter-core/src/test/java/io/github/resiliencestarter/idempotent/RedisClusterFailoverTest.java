@@ -6,6 +6,7 @@ import io.github.resiliencestarter.idempotent.redis.RedisIdempotencyStore;
 import io.github.resiliencestarter.idempotent.redis.RedisReplicaAcks;
 import io.github.resiliencestarter.testsupport.DisposableRedisCluster;
 import io.github.resiliencestarter.testsupport.FailoverRehearsal;
+import io.github.resiliencestarter.testsupport.Opened;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
 import java.time.Duration;
@@ -31,14 +32,12 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 @Tag("failover")
 class RedisClusterFailoverTest {
 
-    private final List<AutoCloseable> opened = new ArrayList<>();
+    private final Opened opened = new Opened();
 
     @AfterEach
     void closeAll() throws Exception {
-        // the last opened first: the store, its client, then the servers
-        for (int i = opened.size() - 1; i >= 0; i--) {
-            opened.get(i).close();
-        }
+        // the last opened first: the store, its client, then the servers, each even when another fails
+        opened.close();
     }
 
     @Test

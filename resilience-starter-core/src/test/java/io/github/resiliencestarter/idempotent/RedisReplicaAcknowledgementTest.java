@@ -8,9 +8,8 @@ import io.github.resiliencestarter.idempotent.redis.RedisReplicaAcks;
 import io.github.resiliencestarter.testsupport.DisposableRedis;
 import io.github.resiliencestarter.testsupport.Eventually;
 import io.github.resiliencestarter.testsupport.FaultProxy;
+import io.github.resiliencestarter.testsupport.Opened;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -32,13 +31,12 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 @Tag("failover")
 class RedisReplicaAcknowledgementTest {
 
-    private final List<AutoCloseable> opened = new ArrayList<>();
+    private final Opened opened = new Opened();
 
     @AfterEach
     void closeAll() throws Exception {
-        for (int i = opened.size() - 1; i >= 0; i--) {
-            opened.get(i).close();
-        }
+        // the last opened first: the store, its client, then the servers, each even when another fails
+        opened.close();
     }
 
     private DisposableRedis redis() throws Exception {

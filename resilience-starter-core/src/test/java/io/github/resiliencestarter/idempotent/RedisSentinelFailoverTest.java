@@ -6,9 +6,8 @@ import io.github.resiliencestarter.idempotent.redis.RedisIdempotencyStore;
 import io.github.resiliencestarter.idempotent.redis.RedisReplicaAcks;
 import io.github.resiliencestarter.testsupport.DisposableRedisSentinel;
 import io.github.resiliencestarter.testsupport.FailoverRehearsal;
+import io.github.resiliencestarter.testsupport.Opened;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -28,14 +27,12 @@ class RedisSentinelFailoverTest {
     /** Two, as a team runs it so that a promoted master still has a replica. */
     private static final int REPLICAS = 2;
 
-    private final List<AutoCloseable> opened = new ArrayList<>();
+    private final Opened opened = new Opened();
 
     @AfterEach
     void closeAll() throws Exception {
-        // the last opened first: the store, its client, then the servers
-        for (int i = opened.size() - 1; i >= 0; i--) {
-            opened.get(i).close();
-        }
+        // the last opened first: the store, its client, then the servers, each even when another fails
+        opened.close();
     }
 
     @Test

@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.resiliencestarter.idempotent.redis.RedisIdempotencyStore;
 import io.github.resiliencestarter.idempotent.redis.RedisReplicaAcks;
+import io.github.resiliencestarter.idempotent.support.DuplicateShare;
 import io.github.resiliencestarter.testsupport.DisposableRedis;
 import io.github.resiliencestarter.testsupport.Eventually;
 import io.github.resiliencestarter.testsupport.FaultProxy;
 import io.github.resiliencestarter.testsupport.Opened;
+import io.github.resiliencestarter.testsupport.RedisCommandStats;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.UUID;
@@ -133,5 +135,61 @@ class RedisReplicaAcknowledgementTest {
         assertThat(claim).as("answered after %d ms", (System.nanoTime() - start) / 1_000_000).isNotDone();
         assertThat(claim).failsWithin(20, TimeUnit.SECONDS).withThrowableThat()
                 .havingRootCause().isInstanceOf(IdempotencyStoreException.class);
+    }
+
+    /**
+     * With replicas to acknowledge, a replay of an operation whose calls are mostly replays is a
+     * read on the store's own connection to the master: no script and no {@code WAIT}. A master
+     * that stops answering fails that read in one bounded wait, as the script would have failed:
+     * not a wait for the read and then another for the script (on Boot 4, a failover rehearsal lost
+     * keys to that double wait while the read went through the application's connection).
+     */
+    @Test
+    void I3_withReplicaAcksAReplayIsAReadWithoutScriptAndAStalledMasterFailsItInOneWait() throws Exception {
+        DisposableRedis master = redis();
+        DisposableRedis replica = redis();
+        replica.template().execute((RedisCallback<Object>) connection -> {
+            connection.serverCommands().replicaOf("127.0.0.1", master.port());
+            return null;
+        });
+        Eventually.waitUntil("the replica linked to its master", () -> {
+            Properties info = replica.template().execute((RedisCallback<Properties>) connection ->
+                    connection.serverCommands().info("replication"));
+            return info != null && "up".equals(info.getProperty("master_link_status"));
+        });
+        FaultProxy network = FaultProxy.to("127.0.0.1", master.port());
+        opened.add(network);
+        Duration ackTimeout = Duration.ofSeconds(2);
+        RedisIdempotencyStore store = new RedisIdempotencyStore(factoryOn(network.port()),
+                new RedisReplicaAcks(1, ackTimeout));
+        opened.add(store);
+        String key = "idem:acks:" + UUID.randomUUID();
+        assertThat(store.claim(new Claim(key, "Orders.replayed", "fp", "owner", 30_000, 60_000)).owned()).isTrue();
+        assertThat(store.complete(new Completion(key, "owner", new StoredResponse("value", "\"done\""), 60_000)))
+                .isTrue();
+        for (int i = 0; i < 2 * DuplicateShare.SPAN; i++) {
+            store.claim(new Claim(key, "Orders.replayed", "fp", "duplicate-" + i, 30_000, 60_000));
+        }
+        long scripts = RedisCommandStats.calls(master.template(), "evalsha");
+        long waits = RedisCommandStats.calls(master.template(), "wait");
+        long reads = RedisCommandStats.calls(master.template(), "get");
+
+        int replays = 50;
+        for (int i = 0; i < replays; i++) {
+            ClaimResult replay = store.claim(new Claim(key, "Orders.replayed", "fp", "replay-" + i, 30_000, 60_000));
+            assertThat(replay.existing()).isNotNull();
+            assertThat(replay.existing().response().payload()).isEqualTo("\"done\"");
+        }
+        assertThat(RedisCommandStats.calls(master.template(), "evalsha") - scripts).isZero();
+        assertThat(RedisCommandStats.calls(master.template(), "wait") - waits).isZero();
+        assertThat(RedisCommandStats.calls(master.template(), "get") - reads).isGreaterThanOrEqualTo(replays);
+
+        network.blackHole();
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> store.claim(new Claim(key, "Orders.replayed", "fp", "stalled", 30_000, 60_000)))
+                .isInstanceOf(IdempotencyStoreException.class);
+        long tookMillis = (System.nanoTime() - start) / 1_000_000;
+        // one wait is the acknowledgement timeout plus the client's grace of a second (3 s); two would be 6 s
+        assertThat(tookMillis).isLessThan(5_000);
     }
 }

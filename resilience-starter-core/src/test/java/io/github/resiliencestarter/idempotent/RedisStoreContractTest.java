@@ -1,6 +1,8 @@
 package io.github.resiliencestarter.idempotent;
 
 import io.github.resiliencestarter.idempotent.contract.IdempotencyStoreContractTest;
+import io.github.resiliencestarter.idempotent.support.DuplicateShare;
+import io.github.resiliencestarter.testsupport.RedisCommandStats;
 import io.github.resiliencestarter.testsupport.StoreFixtures;
 import org.junit.jupiter.api.Test;
 import java.util.ArrayList;
@@ -95,5 +97,47 @@ class RedisStoreContractTest extends IdempotencyStoreContractTest {
                 .isInstanceOf(IdempotencyRecordCorruptedException.class);
         assertThat(redis.opsForHash().get(key, "st")).isEqualTo("C");
         redis.delete(key);
+    }
+
+    @Test
+    void aCompletedKeyOfAnOperationMostlyReplayedIsAnsweredByAReadWithoutTheClaimScript() {
+        String key = key("replayed-by-read");
+        store.claim(new Claim(key, "read-first", "fp", "owner", 5_000, 60_000));
+        store.complete(new Completion(key, "owner", new StoredResponse("value", "\"done\""), 60_000));
+        for (int i = 0; i < 2 * DuplicateShare.SPAN; i++) {
+            store.claim(new Claim(key, "read-first", "fp", "duplicate-" + i, 5_000, 60_000));
+        }
+        long scripts = RedisCommandStats.calls(redis, "evalsha");
+        long reads = RedisCommandStats.calls(redis, "get");
+
+        int replays = 200;
+        for (int i = 0; i < replays; i++) {
+            ClaimResult replay = store.claim(new Claim(key, "read-first", "fp", "replay-" + i, 5_000, 60_000));
+            assertThat(replay.existing()).isNotNull();
+            assertThat(replay.existing().status()).isEqualTo(IdempotencyStatus.COMPLETED);
+            assertThat(replay.existing().response().payload()).isEqualTo("\"done\"");
+        }
+
+        // other tests' leftover heartbeats may run a script meanwhile: far fewer than one per replay
+        assertThat(RedisCommandStats.calls(redis, "evalsha") - scripts).isLessThan(replays / 10);
+        assertThat(RedisCommandStats.calls(redis, "get") - reads).isGreaterThanOrEqualTo(replays);
+    }
+
+    @Test
+    void aNewKeyOfAnOperationMostlyReplayedIsStillClaimedByTheScript() {
+        String replayed = key("replayed-then-new");
+        store.claim(new Claim(replayed, "read-first-new", "fp", "owner", 5_000, 60_000));
+        store.complete(new Completion(replayed, "owner", new StoredResponse("value", "\"done\""), 60_000));
+        for (int i = 0; i < 2 * DuplicateShare.SPAN; i++) {
+            store.claim(new Claim(replayed, "read-first-new", "fp", "duplicate-" + i, 5_000, 60_000));
+        }
+        String fresh = key("new-after-replays");
+
+        assertThat(store.claim(new Claim(fresh, "read-first-new", "fp", "new-owner", 5_000, 60_000)).owned()).isTrue();
+        assertThat(store.find(fresh).ownerToken()).isEqualTo("new-owner");
+        // in progress: the read does not answer it, the script does (the same record back)
+        ClaimResult duplicate = store.claim(new Claim(fresh, "read-first-new", "fp", "other", 5_000, 60_000));
+        assertThat(duplicate.owned()).isFalse();
+        assertThat(duplicate.existing().status()).isEqualTo(IdempotencyStatus.IN_PROGRESS);
     }
 }

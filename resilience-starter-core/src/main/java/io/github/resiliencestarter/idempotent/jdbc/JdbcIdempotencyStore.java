@@ -14,6 +14,7 @@ import io.github.resiliencestarter.idempotent.IdempotencyStatus;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.idempotent.IdempotencyStoreException;
 import io.github.resiliencestarter.idempotent.StoredResponse;
+import io.github.resiliencestarter.idempotent.support.DuplicateShare;
 import io.github.resiliencestarter.timeout.DeadlineExceededException;
 import java.sql.Connection;
 import java.sql.ResultSet;

@@ -1,5 +1,6 @@
 package io.github.resiliencestarter.idempotent.redis;
 
+import io.github.resiliencestarter.idempotent.IdempotencyRecordCorruptedException;
 import io.github.resiliencestarter.idempotent.IdempotencyStoreException;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
@@ -15,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.NamedNode;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisSentinelConfiguration;
@@ -132,6 +134,29 @@ final class LettuceAcknowledgedWrites implements AutoCloseable {
             replicas.remove(open);
         }
         return new ReplicaAcknowledgement<>(result, replicasAcknowledged, required, null);
+    }
+
+    /**
+     * Reads {@code key} from its master on the connection its writes take, bounded and redirected
+     * as they are; waits for no replica.
+     *
+     * @param key the key
+     * @return its text, or {@code null} when there is none
+     * @throws IdempotencyStoreException when the master does not answer
+     * @throws IdempotencyRecordCorruptedException when the key holds another Redis type
+     */
+    @Nullable String read(String key) {
+        try {
+            return await(masters.forKey(key).async().get(key), "GET");
+        } catch (IdempotencyStoreException ex) {
+            Throwable cause = ex.getCause();
+            IdempotencyRecordCorruptedException anotherType = RedisRecordFormat.anotherType(
+                    cause != null ? cause.getMessage() : null, cause);
+            if (anotherType != null) {
+                throw anotherType;
+            }
+            throw ex;
+        }
     }
 
     private int required(StatefulRedisConnection<String, String> open) {

@@ -8,12 +8,15 @@ import io.github.resiliencestarter.idempotent.IdempotencyRecordCorruptedExceptio
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.idempotent.IdempotencyStoreException;
 import io.github.resiliencestarter.idempotent.LeaseExtension;
+import io.github.resiliencestarter.idempotent.support.DuplicateShare;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessException;
@@ -35,8 +38,11 @@ import org.springframework.data.redis.serializer.RedisSerializer;
  * each loaded after the shared {@code prelude.lua}), so the store runs unchanged on Redis Cluster.
  * A claim writes an in-progress record that lives for the record's TTL, with its lease expiry on
  * Redis' own clock, or hands back the record already there in the same round trip, so a replay is
- * one command. An expired lease is taken over only by a claim with the same fingerprint; another
- * payload gets the record back and is refused (422), as on every store. Completion, release and
+ * one command. While most recent claims of an operation found a record ({@link DuplicateShare}),
+ * a claim first reads the key with a plain {@code GET}: a completed record is what the script
+ * would hand back unchanged, so it is answered from the read, without running the script (or
+ * waiting for replicas); anything else goes on to the script, which alone decides. An expired
+ * lease is taken over only by a claim with the same fingerprint; another payload gets the record back and is refused (422), as on every store. Completion, release and
  * lease extension compare the owner token, so a former owner changes nothing.
  *
  * <p>Crash window: Redis cannot commit with the business database. If the process dies after the
@@ -57,6 +63,9 @@ public class RedisIdempotencyStore implements IdempotencyStore, AutoCloseable {
     private final RedisTemplate<String, String> redis;
 
     private final RedisReplicaAcks acks;
+
+    /** Per operation: whether its recent claims mostly found a record, so a claim reads first. */
+    private final Map<String, DuplicateShare> duplicateShares = new ConcurrentHashMap<>();
 
     /** Opened on the first acknowledged write, when the application's client has started. */
     private volatile @Nullable LettuceAcknowledgedWrites acknowledgedWrites;
@@ -129,6 +138,34 @@ public class RedisIdempotencyStore implements IdempotencyStore, AutoCloseable {
 
     @Override
     public ClaimResult claim(Claim claim) {
+        DuplicateShare duplicates = duplicateShares.computeIfAbsent(claim.name(), name -> new DuplicateShare());
+        if (duplicates.readFirst()) {
+            String settled = settledRecord(claim.key());
+            if (settled != null) {
+                duplicates.record(true);
+                return ClaimResult.exists(RedisRecordFormat.parse(claim.key(), settled));
+            }
+        }
+        ClaimResult result = runClaim(claim);
+        duplicates.record(result.existing() != null);
+        return result;
+    }
+
+    /**
+     * The key's record when it is completed, which the claim script would hand back unchanged;
+     * {@code null} for a missing key or one in progress, which the script then decides. The read
+     * goes where the script would go, bounded the same way: with replicas to acknowledge, on the
+     * store's own connection to the key's master, redirected when its slot moved. A read that fails
+     * fails the claim, as the script would have on that connection: an unreachable master costs one
+     * wait, not a wait for the read and another for the script (a failover rehearsal on Boot 4 lost
+     * keys to that double wait, with the read on the application's connection).
+     */
+    private @Nullable String settledRecord(String key) {
+        String text = acks.required() ? acknowledgedWrites().read(key) : call(() -> redis.opsForValue().get(key));
+        return text != null && RedisRecordFormat.isCompleted(text) ? text : null;
+    }
+
+    private ClaimResult runClaim(Claim claim) {
         // the record never outlives its TTL, even while a long lease runs
         long lease = Math.max(1, Math.min(claim.leaseMillis(), claim.ttlMillis()));
         ReplicaAcknowledgement<String> written = write(CLAIM, claim.key(), claim.ownerToken(),
@@ -146,7 +183,7 @@ public class RedisIdempotencyStore implements IdempotencyStore, AutoCloseable {
         return switch (answer) {
             case "1" -> ClaimResult.claimed();
             case "2" -> ClaimResult.takenOver();
-            case "W" -> throw new IdempotencyRecordCorruptedException("the key holds another Redis type", null);
+            case "W" -> throw RedisRecordFormat.anotherType(null);
             default -> ClaimResult.exists(RedisRecordFormat.parse(claim.key(), answer));
         };
     }
@@ -340,10 +377,10 @@ public class RedisIdempotencyStore implements IdempotencyStore, AutoCloseable {
         try {
             return operation.get();
         } catch (DataAccessException ex) {
-            String reply = String.valueOf(ex.getMostSpecificCause().getMessage());
-            if (reply.startsWith("WRONGTYPE")) {
-                // the server answered: the key holds something that is no record, not an outage
-                throw new IdempotencyRecordCorruptedException("the key holds another Redis type", ex);
+            IdempotencyRecordCorruptedException anotherType = RedisRecordFormat.anotherType(
+                    ex.getMostSpecificCause().getMessage(), ex);
+            if (anotherType != null) {
+                throw anotherType;
             }
             throw new IdempotencyStoreException("Redis idempotency store unavailable: " + ex.getMessage(), ex);
         }

@@ -4,6 +4,7 @@ import io.github.resiliencestarter.idempotent.IdempotencyRecord;
 import io.github.resiliencestarter.idempotent.IdempotencyRecordCorruptedException;
 import io.github.resiliencestarter.idempotent.IdempotencyStatus;
 import io.github.resiliencestarter.idempotent.StoredResponse;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The Java side of the record text the Lua scripts write (see {@code prelude.lua}): lines
@@ -67,6 +68,38 @@ final class RedisRecordFormat {
     }
 
     /**
+     * Whether the stored text is a completed record, which no claim changes.
+     *
+     * @param text the stored text
+     * @return whether it is completed
+     */
+    static boolean isCompleted(String text) {
+        return text.startsWith("C\n");
+    }
+
+    /**
+     * What a key holding another Redis type than a record's string is: a corrupted record, not an
+     * outage (the server answered).
+     *
+     * @param reply the server's error reply, or {@code null}
+     * @param cause the failure that carried it
+     * @return the corruption when the reply says {@code WRONGTYPE}, else {@code null}
+     */
+    static @Nullable IdempotencyRecordCorruptedException anotherType(@Nullable String reply, @Nullable Throwable cause) {
+        return reply != null && reply.startsWith("WRONGTYPE") ? anotherType(cause) : null;
+    }
+
+    /**
+     * The corruption of a key that holds another Redis type than a record's string.
+     *
+     * @param cause what said so, or {@code null} when a script did
+     * @return the exception
+     */
+    static IdempotencyRecordCorruptedException anotherType(@Nullable Throwable cause) {
+        return new IdempotencyRecordCorruptedException("the key holds another Redis type", cause);
+    }
+
+    /**
      * Reads a record.
      *
      * @param key the record's key
@@ -75,7 +108,7 @@ final class RedisRecordFormat {
      * @throws IdempotencyRecordCorruptedException when the text is not a record
      */
     static IdempotencyRecord parse(String key, String text) {
-        boolean completed = text.startsWith("C\n");
+        boolean completed = isCompleted(text);
         if (!completed && !text.startsWith("P\n")) {
             throw new IdempotencyRecordCorruptedException("unknown state in Redis", null);
         }

@@ -1,4 +1,4 @@
-package io.github.resiliencestarter.idempotent.jdbc;
+package io.github.resiliencestarter.idempotent.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -52,6 +52,13 @@ final class History {
         }
     }
 
+    /** Claims a plain read answered with a completed record, without the claim script (the Redis store's read-first). */
+    int claimsAnsweredByRead;
+
+    void answeredByRead() {
+        claimsAnsweredByRead++;
+    }
+
     void claimed(String storedKey, String owner, long atNanos) {
         claims.add(new Claimed(storedKey, owner, atNanos));
     }

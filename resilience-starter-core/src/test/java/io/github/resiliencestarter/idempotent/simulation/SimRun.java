@@ -345,7 +345,7 @@ final class SimRun {
                 }
             };
             SimStoreClient client = new SimStoreClient(kernel, mine, store, redis, schedule.acks, schedule.faults,
-                    schedule.commandTimeoutMillis, history);
+                    schedule.commandTimeoutMillis, history, schedule.readsFirst);
             executor = IdempotentExecutor.builder(client, new Fastjson2ResponseCodec()).timeSource(time)
                     .scheduler(scheduler).build();
         }

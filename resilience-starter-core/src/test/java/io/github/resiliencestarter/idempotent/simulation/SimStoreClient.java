@@ -4,11 +4,15 @@ import io.github.resiliencestarter.idempotent.Claim;
 import io.github.resiliencestarter.idempotent.ClaimResult;
 import io.github.resiliencestarter.idempotent.Completion;
 import io.github.resiliencestarter.idempotent.IdempotencyRecord;
+import io.github.resiliencestarter.idempotent.IdempotencyStatus;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
 import io.github.resiliencestarter.idempotent.IdempotencyStoreException;
 import io.github.resiliencestarter.idempotent.LeaseExtension;
+import io.github.resiliencestarter.idempotent.support.DuplicateShare;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -45,17 +49,19 @@ final class SimStoreClient implements IdempotencyStore {
 
     private final ReplicaAckPolicy acks;
 
+    /** Whether every claim reads first ({@link Schedule#readsFirst}); otherwise only as the store chooses. */
+    private final boolean readsFirst;
+
+    /** Per operation: whether its recent claims mostly found a record, so a claim reads first. */
+    private final Map<String, DuplicateShare> duplicateShares = new HashMap<>();
+
     /** Commands sent on the current connection and not answered: re-sent or failed when it breaks. */
     private final List<Unanswered> unanswered = new ArrayList<>();
 
-    SimStoreClient(SimKernel kernel, SimKernel.Life life, SimStore store, FaultPlan faults, long commandTimeoutMillis,
-            History history) {
-        this(kernel, life, store, null, ReplicaAckPolicy.NONE, faults, commandTimeoutMillis, history);
-    }
-
     SimStoreClient(SimKernel kernel, SimKernel.Life life, SimStore store, @Nullable SimRedis redis,
-            ReplicaAckPolicy acks, FaultPlan faults, long commandTimeoutMillis, History history) {
+            ReplicaAckPolicy acks, FaultPlan faults, long commandTimeoutMillis, History history, boolean readsFirst) {
         this.kernel = kernel;
+        this.readsFirst = readsFirst;
         this.life = life;
         this.store = store;
         this.redis = redis;
@@ -232,6 +238,23 @@ final class SimStoreClient implements IdempotencyStore {
 
     @Override
     public ClaimResult claim(Claim claim) {
+        // as the Redis store does: while most recent claims of the operation found a record, a plain read
+        // first, on the same connection, and a completed record answered from it without the script
+        DuplicateShare duplicates = duplicateShares.computeIfAbsent(claim.name(), name -> new DuplicateShare());
+        if (readsFirst || duplicates.readFirst()) {
+            IdempotencyRecord found = roundTrip("read", claim.key(), store -> store.find(claim.key()));
+            if (found != null && found.status() == IdempotencyStatus.COMPLETED) {
+                duplicates.record(true);
+                history.answeredByRead();
+                return ClaimResult.exists(found);
+            }
+        }
+        ClaimResult result = claimByScript(claim);
+        duplicates.record(result.existing() != null);
+        return result;
+    }
+
+    private ClaimResult claimByScript(Claim claim) {
         ClaimResult result = roundTrip("claim", claim.key(), store -> {
             ClaimResult applied = store.claim(claim);
             if (applied.owned()) {

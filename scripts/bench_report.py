@@ -72,7 +72,13 @@ BEFORE = {
 }
 
 STORE_LABELS = {"redis": "Redis", "redis-acked": "Redis, every write acknowledged by the replica",
-                "jdbc": "JDBC (MariaDB driver)", "jdbc-connectorj": "JDBC (Connector/J, the outside harness's driver)"}
+                "jdbc": "JDBC (MariaDB driver)", "jdbc-connectorj": "JDBC (Connector/J, the outside harness's driver)",
+                "redis-boot": "Redis, the outside harness's configuration (a Boot context, defaults)",
+                "jdbc-boot": "JDBC, the outside harness's configuration (a Boot context, defaults, Connector/J)"}
+
+# issue 49's done-when: each store row measured as this harness builds the store, against the same store in the
+# outside harness's configuration (StoreBenchmark's -boot stores)
+STORE_CONFIGURATIONS = (("redis", "redis-boot"), ("jdbc-connectorj", "jdbc-boot"))
 
 
 def ratios(results):
@@ -145,7 +151,7 @@ def ratios(results):
         rows.append(f"| same, first, records kept 10 ms instead of 2 s (the store's heap left out) | ≤ 20 × floor | – "
                     f"| {multiple(short)} | {met(added(short) <= 20 * unit)} |")
     for threads in (16, 4, 1):
-        for store in ("redis", "redis-acked", "jdbc", "jdbc-connectorj"):
+        for store in ("redis", "redis-acked", "jdbc", "jdbc-connectorj", "redis-boot", "jdbc-boot"):
             for case, raw_name in (("firstExecution", "first"), ("replay", "replay")):
                 o = m(f"StoreBenchmark.{case}Ours[store={store}]@{threads}")
                 r = m(f"StoreBenchmark.{case}Raw[store={store}]@{threads}")
@@ -154,6 +160,7 @@ def ratios(results):
                 before = BEFORE.get(f"{store} {raw_name}", "–") if threads == 16 else "–"
                 rows.append(f"| `@Idempotent` {STORE_LABELS[store]}, {raw_name}, {threads} thread{'s' if threads > 1 else ''} "
                             f"| ≥ 0.9 × raw | {before} | {o / r:.2f} × ({fmt(o)} vs {fmt(r)} ops/s) | {met(o >= 0.9 * r)} |")
+    rows += store_agreement(m, met)
     near, r = m("StoreBenchmark.replayNearCached[store=redis]@16"), m("StoreBenchmark.replayRaw[store=redis]@16")
     if None not in (near, r):
         rows.append(f"| Redis replay with the near cache, 16 threads | ≥ 5 × raw read | – | {near / r:,.0f} × "
@@ -272,6 +279,25 @@ def offload_agreement(m, met):
             f"| 2.16 × against 1.16 × raw on the starter's pool shape (one fork against four, `a952f20`) "
             f"| {annotation:.2f} × against {outside:.2f} × raw on the starter's pool shape ({fmt(ours)} against "
             f"{fmt(default * 1000)} ns), {apart:.0%} apart | {met(apart <= 0.10)} |"]
+
+
+def store_agreement(m, met):
+    """Issue 49's done-when: a store row as this harness builds the store, and in the outside harness's configuration
+    (one Boot context, nothing set but the server), within 10 % of each other, each against raw on its own clients."""
+    rows = []
+    for ours, boot in STORE_CONFIGURATIONS:
+        for case, name in (("firstExecution", "first"), ("replay", "replay")):
+            figures = [m(f"StoreBenchmark.{case}{side}[store={store}]@16") for store in (ours, boot)
+                       for side in ("Ours", "Raw")]
+            if None in figures:
+                continue
+            built, built_raw, booted, booted_raw = figures
+            here, there = built / built_raw, booted / booted_raw
+            apart = max(here, there) / min(here, there) - 1
+            rows.append(f"| `@Idempotent` {STORE_LABELS[ours]}, {name}, 16 threads: this harness against the outside "
+                        f"harness's configuration | within 10 % | – | {here:.2f} × against {there:.2f} × raw, "
+                        f"{apart:.0%} apart | {met(apart <= 0.10)} |")
+    return rows
 
 
 def fragment(path):

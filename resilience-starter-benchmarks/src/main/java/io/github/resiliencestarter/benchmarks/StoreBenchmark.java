@@ -32,6 +32,12 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -52,7 +58,12 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
  *       {@code WAIT} after each write;</li>
  *   <li>{@code jdbc}: MariaDB through the MariaDB driver;</li>
  *   <li>{@code jdbc-connectorj}: the same server through MySQL Connector/J, the outside
- *       harness's driver (issue 49).</li>
+ *       harness's driver (issue 49);</li>
+ *   <li>{@code redis-boot} and {@code jdbc-boot}: the outside harness's configuration (issue 49,
+ *       item 1): one Spring Boot context with the starter's auto-configuration and nothing set but
+ *       the server (Connector/J for JDBC), its {@code IdempotentExecutor} and store, and the raw
+ *       side on the context's own {@code StringRedisTemplate} or {@code JdbcTemplate}, so on Boot's
+ *       pool shapes (Lettuce's one shared connection, HikariCP's ten connections for 16 threads).</li>
  * </ul>
  *
  * Servers come from {@code RESILIENCE_TEST_REDIS_URL} and {@code RESILIENCE_TEST_JDBC_*}, as in the
@@ -69,7 +80,7 @@ public class StoreBenchmark {
     /** How long the master waits for its replica's acknowledgement. */
     private static final Duration ACK_TIMEOUT = Duration.ofSeconds(1);
 
-    @Param({"redis", "redis-acked", "jdbc", "jdbc-connectorj"})
+    @Param({"redis", "redis-acked", "jdbc", "jdbc-connectorj", "redis-boot", "jdbc-boot"})
     public String store;
 
     private final AtomicLong counter = new AtomicLong();
@@ -94,15 +105,34 @@ public class StoreBenchmark {
 
     private IdempotentExecutor executor;
 
+    /** The Boot context of the {@code -boot} stores. */
+    private ConfigurableApplicationContext context;
+
     /** The same store behind the near cache of completed records. */
     private IdempotentExecutor nearCached;
 
     private final IdempotencyConfig config = IdempotencyConfig.custom().ttl(Duration.ofMillis(TTL_MILLIS)).build();
 
+    /** The outside harness's application: the starter's auto-configuration, nothing of its own. */
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    static class BootDefaults {
+    }
+
     @Setup
     public void start() {
         IdempotencyStore idempotencyStore;
-        if (store.startsWith("redis")) {
+        if (store.endsWith("-boot")) {
+            context = new SpringApplicationBuilder(BootDefaults.class).web(WebApplicationType.NONE)
+                    .properties(bootProperties(store.startsWith("redis"))).run();
+            idempotencyStore = context.getBean(IdempotencyStore.class);
+            if (store.startsWith("redis")) {
+                redis = context.getBean(StringRedisTemplate.class);
+            } else {
+                jdbc = context.getBean(JdbcTemplate.class);
+                createRawTable();
+            }
+        } else if (store.startsWith("redis")) {
             acked = store.equals("redis-acked");
             URI uri = URI.create(required(acked ? "RESILIENCE_BENCH_REDIS_ACKED_URL" : "RESILIENCE_TEST_REDIS_URL"));
             redisFactory = new LettuceConnectionFactory(new RedisStandaloneConfiguration(uri.getHost(), uri.getPort()));
@@ -126,12 +156,12 @@ public class StoreBenchmark {
             dataSource.setMaximumPoolSize(16);
             JdbcIdempotencySchema.create(dataSource, JdbcIdempotencyStore.DEFAULT_TABLE);
             jdbc = new JdbcTemplate(dataSource);
-            jdbc.execute("CREATE TABLE IF NOT EXISTS bench_raw (k VARCHAR(255) NOT NULL PRIMARY KEY,"
-                    + " status VARCHAR(16) NOT NULL, response TEXT NULL, expire_time BIGINT NOT NULL)");
+            createRawTable();
             idempotencyStore = new JdbcIdempotencyStore(dataSource, new DataSourceTransactionManager(dataSource),
                     JdbcIdempotencyStore.DEFAULT_TABLE, TimeSource.SYSTEM);
         }
-        executor = IdempotentExecutor.builder(idempotencyStore, new Fastjson2ResponseCodec()).build();
+        executor = context != null ? context.getBean(IdempotentExecutor.class)
+                : IdempotentExecutor.builder(idempotencyStore, new Fastjson2ResponseCodec()).build();
         nearCached = IdempotentExecutor.builder(new NearCacheIdempotencyStore(idempotencyStore,
                 NearCacheIdempotencyStore.DEFAULT_MAXIMUM_SIZE, NearCacheIdempotencyStore.DEFAULT_TTL,
                 TimeSource.SYSTEM), new Fastjson2ResponseCodec()).build();
@@ -148,8 +178,33 @@ public class StoreBenchmark {
         }
     }
 
+    private static String[] bootProperties(boolean onRedis) {
+        String[] common = {"logging.level.root=WARN", "spring.main.banner-mode=off"};
+        String[] server = onRedis
+                ? new String[] {"resilience.idempotent.store=redis", "spring.data.redis.url=" + required("RESILIENCE_TEST_REDIS_URL"),
+                        // no database in this application: as the outside harness, which had no URL for one
+                        "spring.autoconfigure.exclude=" + DataSourceAutoConfiguration.class.getName()}
+                : new String[] {"resilience.idempotent.store=jdbc", "resilience.idempotent.jdbc.initialize-schema=always",
+                        "spring.datasource.url=" + required("RESILIENCE_TEST_JDBC_URL").replaceFirst("^jdbc:mariadb:", "jdbc:mysql:"),
+                        "spring.datasource.username=" + System.getenv("RESILIENCE_TEST_JDBC_USER"),
+                        "spring.datasource.password=" + System.getenv("RESILIENCE_TEST_JDBC_PASSWORD")};
+        String[] all = new String[common.length + server.length];
+        System.arraycopy(common, 0, all, 0, common.length);
+        System.arraycopy(server, 0, all, common.length, server.length);
+        return all;
+    }
+
+    private void createRawTable() {
+        jdbc.execute("CREATE TABLE IF NOT EXISTS bench_raw (k VARCHAR(255) NOT NULL PRIMARY KEY,"
+                + " status VARCHAR(16) NOT NULL, response TEXT NULL, expire_time BIGINT NOT NULL)");
+    }
+
     @TearDown
     public void stop() {
+        if (context != null) {
+            context.close();
+            return;
+        }
         if (ackedClient != null) {
             ackedConnection.close();
             ackedClient.shutdown();

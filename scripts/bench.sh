@@ -2,7 +2,8 @@
 # Every measurement of docs/internals/benchmarks.md in one run (2-core budget; about 45 minutes):
 #   1. JMH: the annotation paths against the interceptor floor and the peers, the retry decisions,
 #      OFFLOAD with default settings as an outside harness ran it and the annotation harness's
-#      OFFLOAD rows (their own 4 forks of 5 x 1 s),
+#      OFFLOAD rows (their own 4 forks of 5 x 1 s), the stores against their twins in the outside
+#      harness's configuration (3 forks of 5 x 1 s),
 #      and the idempotency stores against raw Redis / JDBC round trips at 16 threads, then again at
 #      4 and 1 (one fork, 3 warm-up and 10 measured iterations of 1 s, 5 at 4 and 1 thread, -prof gc;
 #      medians, so a few disturbed iterations do not move them); the replica-acknowledged Redis
@@ -49,7 +50,13 @@ else
   if [ "${BENCH_SKIP_JMH:-0}" != 1 ]; then
     # hedging has its own sampling run (docs/internals/benchmarks.md, Hedging)
     java -cp "$CP" org.openjdk.jmh.Main -f 1 -wi 3 -w 1s -i 10 -r 1s -prof gc -e HedgingBenchmark \
-      -e OffloadDefaultsBenchmark -e "$OFFLOAD_ROWS" -rf json -rff docs/internals/bench/results.json
+      -e OffloadDefaultsBenchmark -e "$OFFLOAD_ROWS" -p store=redis,redis-acked,jdbc,jdbc-connectorj \
+      -rf json -rff docs/internals/bench/results.json
+    # each store as this harness builds it against the same store in the outside harness's configuration
+    # (issue 49): in 3 forks each, since one fork of a 16-thread row moved by a fifth between runs
+    java -cp "$CP" org.openjdk.jmh.Main -f 3 -wi 3 -w 1s -i 5 -r 1s -prof gc \
+      -p store=redis,redis-boot,jdbc-connectorj,jdbc-boot -rf json \
+      -rff docs/internals/bench/store-configurations.json 'StoreBenchmark.(firstExecution|replay)(Ours|Raw)$'
     # OFFLOAD exactly as an outside harness ran it (issue 32): default settings, its own 4 forks of 5 x 1 s;
     # the annotation harness's OFFLOAD rows in as many forks beside it, since a hand-off between threads
     # settles differently in each fork and one fork decided a row (issue 49)

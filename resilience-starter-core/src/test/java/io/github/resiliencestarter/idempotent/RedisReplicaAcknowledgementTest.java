@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.resiliencestarter.idempotent.redis.RedisIdempotencyStore;
 import io.github.resiliencestarter.idempotent.redis.RedisReplicaAcks;
-import io.github.resiliencestarter.idempotent.support.DuplicateShare;
 import io.github.resiliencestarter.testsupport.DisposableRedis;
 import io.github.resiliencestarter.testsupport.Eventually;
 import io.github.resiliencestarter.testsupport.FaultProxy;
 import io.github.resiliencestarter.testsupport.Opened;
 import io.github.resiliencestarter.testsupport.RedisCommandStats;
+import io.github.resiliencestarter.testsupport.StoreFixtures;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.UUID;
@@ -56,6 +56,18 @@ class RedisReplicaAcknowledgementTest {
         return factory;
     }
 
+    private static void linkReplica(DisposableRedis replica, DisposableRedis master) {
+        replica.template().execute((RedisCallback<Object>) connection -> {
+            connection.serverCommands().replicaOf("127.0.0.1", master.port());
+            return null;
+        });
+        Eventually.waitUntil("the replica linked to its master", () -> {
+            Properties info = replica.template().execute((RedisCallback<Properties>) connection ->
+                    connection.serverCommands().info("replication"));
+            return info != null && "up".equals(info.getProperty("master_link_status"));
+        });
+    }
+
     private static boolean blockedInWait(StringRedisTemplate server) {
         Boolean waiting = server.execute((RedisCallback<Boolean>) connection -> connection.serverCommands()
                 .getClientList().stream().anyMatch(client -> "wait".equals(client.getLastCommand())));
@@ -75,15 +87,7 @@ class RedisReplicaAcknowledgementTest {
         DisposableRedis lonely = redis();
         DisposableRedis promoted = redis();
         DisposableRedis replica = redis();
-        replica.template().execute((RedisCallback<Object>) connection -> {
-            connection.serverCommands().replicaOf("127.0.0.1", promoted.port());
-            return null;
-        });
-        Eventually.waitUntil("the replica linked to its master", () -> {
-            Properties info = replica.template().execute((RedisCallback<Properties>) connection ->
-                    connection.serverCommands().info("replication"));
-            return info != null && "up".equals(info.getProperty("master_link_status"));
-        });
+        linkReplica(replica, promoted);
         FaultProxy network = FaultProxy.to("127.0.0.1", lonely.port());
         opened.add(network);
         RedisIdempotencyStore store = new RedisIdempotencyStore(factoryOn(network.port()),
@@ -148,15 +152,7 @@ class RedisReplicaAcknowledgementTest {
     void I3_withReplicaAcksAReplayIsAReadWithoutScriptAndAStalledMasterFailsItInOneWait() throws Exception {
         DisposableRedis master = redis();
         DisposableRedis replica = redis();
-        replica.template().execute((RedisCallback<Object>) connection -> {
-            connection.serverCommands().replicaOf("127.0.0.1", master.port());
-            return null;
-        });
-        Eventually.waitUntil("the replica linked to its master", () -> {
-            Properties info = replica.template().execute((RedisCallback<Properties>) connection ->
-                    connection.serverCommands().info("replication"));
-            return info != null && "up".equals(info.getProperty("master_link_status"));
-        });
+        linkReplica(replica, master);
         FaultProxy network = FaultProxy.to("127.0.0.1", master.port());
         opened.add(network);
         Duration ackTimeout = Duration.ofSeconds(2);
@@ -164,12 +160,7 @@ class RedisReplicaAcknowledgementTest {
                 new RedisReplicaAcks(1, ackTimeout));
         opened.add(store);
         String key = "idem:acks:" + UUID.randomUUID();
-        assertThat(store.claim(new Claim(key, "Orders.replayed", "fp", "owner", 30_000, 60_000)).owned()).isTrue();
-        assertThat(store.complete(new Completion(key, "owner", new StoredResponse("value", "\"done\""), 60_000)))
-                .isTrue();
-        for (int i = 0; i < 2 * DuplicateShare.SPAN; i++) {
-            store.claim(new Claim(key, "Orders.replayed", "fp", "duplicate-" + i, 30_000, 60_000));
-        }
+        StoreFixtures.mostlyReplayed(store, key, "Orders.replayed");
         long scripts = RedisCommandStats.calls(master.template(), "evalsha");
         long waits = RedisCommandStats.calls(master.template(), "wait");
         long reads = RedisCommandStats.calls(master.template(), "get");

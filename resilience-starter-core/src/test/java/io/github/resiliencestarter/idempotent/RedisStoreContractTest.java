@@ -1,7 +1,6 @@
 package io.github.resiliencestarter.idempotent;
 
 import io.github.resiliencestarter.idempotent.contract.IdempotencyStoreContractTest;
-import io.github.resiliencestarter.idempotent.support.DuplicateShare;
 import io.github.resiliencestarter.testsupport.RedisCommandStats;
 import io.github.resiliencestarter.testsupport.StoreFixtures;
 import org.junit.jupiter.api.Test;
@@ -102,11 +101,7 @@ class RedisStoreContractTest extends IdempotencyStoreContractTest {
     @Test
     void aCompletedKeyOfAnOperationMostlyReplayedIsAnsweredByAReadWithoutTheClaimScript() {
         String key = key("replayed-by-read");
-        store.claim(new Claim(key, "read-first", "fp", "owner", 5_000, 60_000));
-        store.complete(new Completion(key, "owner", new StoredResponse("value", "\"done\""), 60_000));
-        for (int i = 0; i < 2 * DuplicateShare.SPAN; i++) {
-            store.claim(new Claim(key, "read-first", "fp", "duplicate-" + i, 5_000, 60_000));
-        }
+        StoreFixtures.mostlyReplayed(store, key, "read-first");
         long scripts = RedisCommandStats.calls(redis, "evalsha");
         long reads = RedisCommandStats.calls(redis, "get");
 
@@ -125,12 +120,7 @@ class RedisStoreContractTest extends IdempotencyStoreContractTest {
 
     @Test
     void aNewKeyOfAnOperationMostlyReplayedIsStillClaimedByTheScript() {
-        String replayed = key("replayed-then-new");
-        store.claim(new Claim(replayed, "read-first-new", "fp", "owner", 5_000, 60_000));
-        store.complete(new Completion(replayed, "owner", new StoredResponse("value", "\"done\""), 60_000));
-        for (int i = 0; i < 2 * DuplicateShare.SPAN; i++) {
-            store.claim(new Claim(replayed, "read-first-new", "fp", "duplicate-" + i, 5_000, 60_000));
-        }
+        StoreFixtures.mostlyReplayed(store, key("replayed-then-new"), "read-first-new");
         String fresh = key("new-after-replays");
 
         assertThat(store.claim(new Claim(fresh, "read-first-new", "fp", "new-owner", 5_000, 60_000)).owned()).isTrue();

@@ -2,9 +2,14 @@ package io.github.resiliencestarter.testsupport;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.github.resiliencestarter.context.TimeSource;
+import io.github.resiliencestarter.idempotent.Claim;
+import io.github.resiliencestarter.idempotent.Completion;
+import io.github.resiliencestarter.idempotent.IdempotencyStore;
+import io.github.resiliencestarter.idempotent.StoredResponse;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencySchema;
 import io.github.resiliencestarter.idempotent.jdbc.JdbcIdempotencyStore;
 import io.github.resiliencestarter.idempotent.redis.RedisIdempotencyStore;
+import io.github.resiliencestarter.idempotent.support.DuplicateShare;
 import java.net.URI;
 import javax.sql.DataSource;
 import org.springframework.core.io.ClassPathResource;
@@ -184,5 +189,24 @@ public final class StoreFixtures {
         dataSource.setMaximumPoolSize(40);
         new ResourceDatabasePopulator(new ClassPathResource(schemaScript)).execute(dataSource);
         return dataSource;
+    }
+
+    /**
+     * Completes {@code key} of operation {@code name} and claims it again until most of the
+     * operation's recent claims found a record, so the store reads before its next claims
+     * ({@code DuplicateShare}).
+     *
+     * @param store the store
+     * @param key the key
+     * @param name the operation
+     */
+    public static void mostlyReplayed(IdempotencyStore store, String key, String name) {
+        if (!store.claim(new Claim(key, name, "fp", "owner", 30_000, 60_000)).owned()
+                || !store.complete(new Completion(key, "owner", new StoredResponse("value", "\"done\""), 60_000))) {
+            throw new IllegalStateException("the key to replay was not claimed and completed: " + key);
+        }
+        for (int i = 0; i < 2 * DuplicateShare.SPAN; i++) {
+            store.claim(new Claim(key, name, "fp", "duplicate-" + i, 30_000, 60_000));
+        }
     }
 }

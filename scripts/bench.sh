@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Every measurement of docs/internals/benchmarks.md in one run (2-core budget; about 45 minutes):
+# Every measurement of docs/internals/benchmarks.md in one run (2-core budget; about 65 minutes):
 #   1. JMH: the annotation paths against the interceptor floor and the peers, the retry decisions,
 #      OFFLOAD with default settings as an outside harness ran it and the annotation harness's
 #      OFFLOAD rows (their own 4 forks of 5 x 1 s), the stores against their twins in the outside
-#      harness's configuration (3 forks of 5 x 1 s),
+#      harness's configuration (3 forks of 8 warm-up and 5 measured iterations of 1 s),
 #      and the idempotency stores against raw Redis / JDBC round trips at 16 threads, then again at
 #      4 and 1 (one fork, 3 warm-up and 10 measured iterations of 1 s, 5 at 4 and 1 thread, -prof gc;
 #      medians, so a few disturbed iterations do not move them); the replica-acknowledged Redis
@@ -53,8 +53,9 @@ else
       -e OffloadDefaultsBenchmark -e "$OFFLOAD_ROWS" -p store=redis,redis-acked,jdbc,jdbc-connectorj \
       -rf json -rff docs/internals/bench/results.json
     # each store as this harness builds it against the same store in the outside harness's configuration
-    # (issue 49): in 3 forks each, since one fork of a 16-thread row moved by a fifth between runs
-    java -cp "$CP" org.openjdk.jmh.Main -f 3 -wi 3 -w 1s -i 5 -r 1s -prof gc \
+    # (issue 49): in 3 forks each, since one fork of a 16-thread row moved by a fifth between runs; 8 warm-up
+    # iterations, since a fresh JVM's 16 threads on two cores still get faster for about 8 s
+    java -cp "$CP" org.openjdk.jmh.Main -f 3 -wi 8 -w 1s -i 5 -r 1s -prof gc \
       -p store=redis,redis-boot,jdbc-connectorj,jdbc-boot -rf json \
       -rff docs/internals/bench/store-configurations.json 'StoreBenchmark.(firstExecution|replay)(Ours|Raw)$'
     # OFFLOAD exactly as an outside harness ran it (issue 32): default settings, its own 4 forks of 5 x 1 s;

@@ -118,6 +118,7 @@ public final class ClaimGrowth {
             String json = "{\"table\":\"" + table + "\",\"claims\":" + claims + ",\"threads\":" + threads
                     + ",\"mariadb\":\"" + jdbc.queryForObject("SELECT VERSION()", String.class)
                     + "\",\"bufferPoolBytes\":" + jdbc.queryForObject("SELECT @@innodb_buffer_pool_size", Long.class)
+                    + ",\"flushLogAtTrxCommit\":" + jdbc.queryForObject("SELECT @@innodb_flush_log_at_trx_commit", Integer.class)
                     + ",\"steps\":[" + String.join(",", steps) + "]}";
             Files.writeString(out, json + "\n", StandardCharsets.UTF_8);
         }

@@ -12,15 +12,22 @@ import io.github.resiliencestarter.idempotent.redis.RedisIdempotencyStore;
 import io.github.resiliencestarter.idempotent.redis.RedisReplicaAcks;
 import io.github.resiliencestarter.idempotent.support.Fastjson2ResponseCodec;
 import io.github.resiliencestarter.idempotent.support.NearCacheIdempotencyStore;
+import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.api.sync.RedisCommands;
 import java.net.URI;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -42,8 +49,6 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.core.Cursor;
-import org.springframework.data.redis.core.ScanOptions;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
@@ -74,7 +79,7 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
  * Servers come from {@code RESILIENCE_TEST_REDIS_URL} and {@code RESILIENCE_TEST_JDBC_*}, as in the
  * tests.
  *
- * <p>Each trial starts from stores without what earlier trials wrote ({@link #emptyEarlierTrials}):
+ * <p>Each trial starts from servers without what earlier trials wrote ({@link #emptyEarlierTrials}):
  * a first execution's trial leaves a few hundred thousand keys and rows, and their expiry and
  * purge would otherwise run on the same two cores during whichever trial comes next, so the
  * order of the trials would decide their figures (issue 49: in one run, the Redis replay was
@@ -94,8 +99,8 @@ public class StoreBenchmark {
     private static final String KEY_PREFIX = "bench:";
 
     /**
-     * The stores' table: the benchmark's own, so a trial can empty it with {@code TRUNCATE}, which
-     * leaves no deleted rows for the server to purge while the next trial measures.
+     * The stores' table: the benchmark's own, so a trial can drop it, which leaves no deleted rows
+     * for the server to purge while the next trial measures.
      */
     private static final String STORE_TABLE = "bench_idempotency";
 
@@ -144,7 +149,8 @@ public class StoreBenchmark {
     }
 
     @Setup
-    public void start() {
+    public void start() throws SQLException {
+        emptyEarlierTrials();
         IdempotencyStore idempotencyStore;
         if (store.endsWith("-boot")) {
             context = new SpringApplicationBuilder(BootDefaults.class).web(WebApplicationType.NONE)
@@ -156,7 +162,6 @@ public class StoreBenchmark {
                 jdbc = context.getBean(JdbcTemplate.class);
                 createRawTable();
             }
-            emptyEarlierTrials();
         } else if (store.startsWith("redis")) {
             acked = store.equals("redis-acked");
             URI uri = URI.create(required(acked ? "RESILIENCE_BENCH_REDIS_ACKED_URL" : "RESILIENCE_TEST_REDIS_URL"));
@@ -165,7 +170,6 @@ public class StoreBenchmark {
             redisFactory.start();
             redis = new StringRedisTemplate(redisFactory);
             redis.afterPropertiesSet();
-            emptyEarlierTrials();
             if (acked) {
                 ackedClient = RedisClient.create(RedisURI.create(uri.getHost(), uri.getPort()));
                 ackedConnection = ackedClient.connect();
@@ -182,7 +186,6 @@ public class StoreBenchmark {
             JdbcIdempotencySchema.create(dataSource, STORE_TABLE);
             jdbc = new JdbcTemplate(dataSource);
             createRawTable();
-            emptyEarlierTrials();
             idempotencyStore = new JdbcIdempotencyStore(dataSource, new DataSourceTransactionManager(dataSource),
                     STORE_TABLE, TimeSource.SYSTEM);
         }
@@ -227,29 +230,42 @@ public class StoreBenchmark {
     }
 
     /**
-     * Removes what earlier trials wrote to this trial's server: the Redis keys under
-     * {@link #KEY_PREFIX}, deleted synchronously so no memory is freed in the background later,
-     * or the two tables the benchmark owns.
+     * Removes what earlier trials wrote, on every server the benchmark writes to, whichever store
+     * this trial measures (a Redis trial's keys would otherwise expire during a JDBC trial): the
+     * Redis keys under {@link #KEY_PREFIX}, deleted synchronously so no memory is freed in the
+     * background later, and the two tables the benchmark owns, dropped (the set-up creates them
+     * again), which leaves no deleted rows for the server to purge.
      */
-    private void emptyEarlierTrials() {
-        if (redis != null) {
-            List<String> batch = new ArrayList<>();
-            try (Cursor<String> keys = redis.scan(ScanOptions.scanOptions().match(KEY_PREFIX + "*").count(10_000).build())) {
-                while (keys.hasNext()) {
-                    batch.add(keys.next());
-                    if (batch.size() == 10_000) {
-                        redis.delete(batch);
-                        batch.clear();
+    private static void emptyEarlierTrials() throws SQLException {
+        for (String variable : List.of("RESILIENCE_TEST_REDIS_URL", "RESILIENCE_BENCH_REDIS_ACKED_URL")) {
+            String url = System.getenv(variable);
+            if (url == null || url.isBlank()) {
+                continue;
+            }
+            RedisClient client = RedisClient.create(url);
+            try (StatefulRedisConnection<String, String> connection = client.connect()) {
+                RedisCommands<String, String> commands = connection.sync();
+                ScanArgs earlier = ScanArgs.Builder.matches(KEY_PREFIX + "*").limit(10_000);
+                ScanCursor cursor = ScanCursor.INITIAL;
+                do {
+                    KeyScanCursor<String> page = commands.scan(cursor, earlier);
+                    if (!page.getKeys().isEmpty()) {
+                        commands.del(page.getKeys().toArray(String[]::new));
                     }
-                }
+                    cursor = page;
+                } while (!cursor.isFinished());
+            } finally {
+                client.shutdown();
             }
-            if (!batch.isEmpty()) {
-                redis.delete(batch);
-            }
-            return;
         }
-        jdbc.execute("TRUNCATE TABLE " + RAW_TABLE);
-        jdbc.execute("TRUNCATE TABLE " + STORE_TABLE);
+        String url = System.getenv("RESILIENCE_TEST_JDBC_URL");
+        if (url != null && !url.isBlank()) {
+            try (Connection connection = DriverManager.getConnection(url, System.getenv("RESILIENCE_TEST_JDBC_USER"),
+                    System.getenv("RESILIENCE_TEST_JDBC_PASSWORD")); Statement statement = connection.createStatement()) {
+                statement.execute("DROP TABLE IF EXISTS " + RAW_TABLE);
+                statement.execute("DROP TABLE IF EXISTS " + STORE_TABLE);
+            }
+        }
     }
 
     @TearDown

@@ -35,6 +35,9 @@ public final class FailoverRehearsal {
     /** Keys per rehearsal: 40 ms apart, the fault lands after an eighth of them. */
     public static final int KEYS = 120;
 
+    /** Calls per key in the second pass while the store refuses it as unavailable. */
+    private static final int SECOND_PASS_ATTEMPTS = 3;
+
     private static volatile JdbcTemplate effects;
 
     private FailoverRehearsal() {
@@ -83,11 +86,11 @@ public final class FailoverRehearsal {
 
         // every key again, on the settled servers: a key whose writes were lost executes a second time
         Map<String, String> secondAnswers = new ConcurrentHashMap<>();
+        Result result = new Result();
         for (int i = 0; i < KEYS; i++) {
             String key = prefix + i;
-            secondAnswers.put(key, attempt(node, table, key, config));
+            secondAnswers.put(key, afterSettling(node, table, key, config, result));
         }
-        Result result = new Result();
         for (int i = 0; i < KEYS; i++) {
             String key = prefix + i;
             int count = table.queryForObject("SELECT COUNT(*) FROM " + EFFECTS + " WHERE idempotency_key = ?",
@@ -114,6 +117,23 @@ public final class FailoverRehearsal {
         return effects;
     }
 
+    /**
+     * A second-pass call, sent again while the store answers that it is unavailable, as a client
+     * sends a 503 again. The store routes by the topology it read before the fault until a server
+     * redirects it: the first call that reaches a former master is refused, and the topology read
+     * again for the next. Any other answer is final, so a key left in progress still fails the
+     * rehearsal.
+     */
+    private static String afterSettling(IdempotentExecutor node, JdbcTemplate table, String key, IdempotencyConfig config,
+            Result result) {
+        String answer = attempt(node, table, key, config);
+        for (int sent = 1; sent < SECOND_PASS_ATTEMPTS && "IdempotencyStoreException".equals(answer); sent++) {
+            result.sentAgain++;
+            answer = attempt(node, table, key, config);
+        }
+        return answer;
+    }
+
     /** One caller's call: what it was answered. */
     private static String attempt(IdempotentExecutor node, JdbcTemplate table, String key, IdempotencyConfig config) {
         try {
@@ -134,6 +154,9 @@ public final class FailoverRehearsal {
         private int executedOnce;
 
         private int executedTwice;
+
+        /** Second-pass calls sent again after the store refused them as unavailable. */
+        private int sentAgain;
 
         /** The keys executed twice, by number in the order sent, with what their two calls were answered. */
         private final List<String> twice = new ArrayList<>();
@@ -168,7 +191,7 @@ public final class FailoverRehearsal {
         @Override
         public String toString() {
             return "executed once " + executedOnce + ", twice " + executedTwice + "; first pass " + firstAnswers
-                    + "; second pass " + secondAnswers + (twice.isEmpty() ? "" : "; executed twice (the first 10): "
+                    + "; second pass " + secondAnswers + ", " + sentAgain + " sent again" + (twice.isEmpty() ? "" : "; executed twice (the first 10): "
                     + twice.subList(0, Math.min(10, twice.size())));
         }
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.resiliencestarter.idempotent.IdempotencyConfig;
 import io.github.resiliencestarter.idempotent.IdempotencyStore;
+import io.github.resiliencestarter.idempotent.IdempotencyStoreException;
 import io.github.resiliencestarter.idempotent.IdempotentCall;
 import io.github.resiliencestarter.idempotent.IdempotentExecutor;
 import io.github.resiliencestarter.idempotent.IdempotentResult;
@@ -127,7 +128,7 @@ public final class FailoverRehearsal {
     private static String afterSettling(IdempotentExecutor node, JdbcTemplate table, String key, IdempotencyConfig config,
             Result result) {
         String answer = attempt(node, table, key, config);
-        for (int sent = 1; sent < SECOND_PASS_ATTEMPTS && "IdempotencyStoreException".equals(answer); sent++) {
+        for (int sent = 1; sent < SECOND_PASS_ATTEMPTS && IdempotencyStoreException.class.getSimpleName().equals(answer); sent++) {
             result.sentAgain++;
             answer = attempt(node, table, key, config);
         }

@@ -6,6 +6,7 @@
 
 _servers_dir=""
 _redis_pid=""
+_redis_port=""
 _mariadb_pid=""
 _postgres_pid=""
 _rabbit_pid=""
@@ -13,12 +14,18 @@ _epmd_pid=""
 
 _log() { echo "[test-servers] $*" >&2; }
 
+# A port below the kernel's range for outgoing connections (whose local ports a listener cannot take
+# over, even though nothing answers on them) on which no socket of this machine is bound in any state.
 _free_port() {
-  local port
+  local low port hex
+  low="$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)"
+  [ "$low" -gt 21000 ] || low=32768
   while :; do
-    port=$((20000 + RANDOM % 30000))
-    # nothing answers there: free (bash's /dev/tcp needs no extra tool)
-    if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then echo "$port"; return; fi
+    port=$((20000 + RANDOM % (low - 20000)))
+    printf -v hex ':%04X ' "$port"
+    if ! cat /proc/net/tcp /proc/net/tcp6 2>/dev/null | awk '{print $2" "}' | grep -q -- "$hex"; then
+      echo "$port"; return
+    fi
   done
 }
 
@@ -79,21 +86,44 @@ _as_postgres() {
   if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
 }
 
+# _wait_for WHAT PID LOG COMMAND...: until COMMAND succeeds; fails at once when the server PID has
+# ended, and on failure prints the end of the server's LOG, so a CI run says why.
 _wait_for() {
-  local what="$1"; shift
-  for _ in $(seq 1 100); do
+  local what="$1" pid="$2" log="$3"; shift 3
+  for _ in $(seq 1 300); do
     if "$@" >/dev/null 2>&1; then return 0; fi
+    kill -0 "$pid" 2>/dev/null || break
     sleep 0.1
   done
-  _log "$what did not come up"; return 1
+  _log "$what did not come up"; tail -n 20 "$log" >&2 2>/dev/null || true; return 1
+}
+
+# The Redis server with process id $1 answers on port $2 (not another one that holds the port).
+_redis_answers() {
+  [ "$(redis-cli -h 127.0.0.1 -p "$2" info server 2>/dev/null | tr -d '\r' | sed -n 's/^process_id://p')" = "$1" ]
+}
+
+# Starts Redis on a free port; a second and third port when the first is taken between the choice
+# and the bind (the server then ends at once).
+_start_redis() {
+  local attempt
+  for attempt in 1 2 3; do
+    _redis_port="$(_free_port)"
+    redis-server --bind 127.0.0.1 --port "$_redis_port" --save "" --appendonly no \
+      --dir "$_servers_dir" --daemonize no --logfile "$_servers_dir/redis.log" &
+    _redis_pid=$!
+    if _wait_for redis "$_redis_pid" "$_servers_dir/redis.log" _redis_answers "$_redis_pid" "$_redis_port"; then
+      return 0
+    fi
+    kill "$_redis_pid" 2>/dev/null || true; wait "$_redis_pid" 2>/dev/null || true; _redis_pid=""
+    _log "redis: attempt $attempt of 3 failed"
+  done
+  return 1
 }
 
 _start_redis_and_mariadb() {
-  local redis_port mariadb_port mariadbd
-  redis_port="$(_free_port)"
-  redis-server --bind 127.0.0.1 --port "$redis_port" --save "" --appendonly no \
-    --dir "$_servers_dir" --daemonize no --logfile "$_servers_dir/redis.log" &
-  _redis_pid=$!
+  local mariadb_port mariadbd
+  _start_redis
 
   mariadbd="$(command -v mariadbd || echo /usr/sbin/mariadbd)"
   mkdir -p "$_servers_dir/mysql"
@@ -109,16 +139,15 @@ _start_redis_and_mariadb() {
     --max-connections=500 --innodb-buffer-pool-size=256M --innodb-flush-log-at-trx-commit=2 &
   _mariadb_pid=$!
 
-  _wait_for redis redis-cli -h 127.0.0.1 -p "$redis_port" ping
-  _wait_for mariadb mariadb --no-defaults -uroot --protocol=socket -S "$_servers_dir/mysql.sock" -e "SELECT 1"
+  _wait_for mariadb "$_mariadb_pid" "$_servers_dir/mariadb.log" mariadb --no-defaults -uroot --protocol=socket -S "$_servers_dir/mysql.sock" -e "SELECT 1"
   mariadb --no-defaults -uroot --protocol=socket -S "$_servers_dir/mysql.sock" -e \
     "CREATE DATABASE IF NOT EXISTS resilience; CREATE USER IF NOT EXISTS 'resilience'@'127.0.0.1' IDENTIFIED BY 'resilience'; GRANT ALL ON *.* TO 'resilience'@'127.0.0.1'; FLUSH PRIVILEGES;"
 
-  export RESILIENCE_TEST_REDIS_URL="redis://127.0.0.1:$redis_port"
+  export RESILIENCE_TEST_REDIS_URL="redis://127.0.0.1:$_redis_port"
   export RESILIENCE_TEST_JDBC_URL="jdbc:mariadb://127.0.0.1:$mariadb_port/resilience"
   export RESILIENCE_TEST_JDBC_USER="resilience"
   export RESILIENCE_TEST_JDBC_PASSWORD="resilience"
-  _log "redis on $redis_port, mariadb on $mariadb_port"
+  _log "redis on $_redis_port, mariadb on $mariadb_port"
 }
 
 _start_postgres() {
@@ -141,7 +170,7 @@ _start_postgres() {
     -c max_connections=300 -c fsync=off >"$_servers_dir/postgres.log" 2>&1 &
   _postgres_pid=$!
 
-  _wait_for postgresql "$bin/pg_isready" -q -h 127.0.0.1 -p "$port"
+  _wait_for postgresql "$_postgres_pid" "$_servers_dir/postgres.log" "$bin/pg_isready" -q -h 127.0.0.1 -p "$port"
   _as_postgres "$bin/psql" -q -h "$dir" -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 \
     -c "CREATE USER resilience PASSWORD 'resilience' CREATEDB" -c "CREATE DATABASE resilience OWNER resilience"
 

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Every measurement of docs/internals/benchmarks.md in one run (2-core budget; about 65 minutes):
+# Every measurement of docs/internals/benchmarks.md in one run (2-core budget; about 70 minutes):
 #   1. JMH: the annotation paths against the interceptor floor and the peers, the retry decisions,
 #      OFFLOAD with default settings as an outside harness ran it and the annotation harness's
-#      OFFLOAD rows (their own 4 forks of 5 x 1 s), the stores against their twins in the outside
-#      harness's configuration (3 forks of 8 warm-up and 5 measured iterations of 1 s),
+#      OFFLOAD rows (6 rounds of one fork of 5 x 1 s each, both sides in every round), the stores
+#      against their twins in the outside harness's configuration (4 rounds of one fork of 8 warm-up
+#      and 5 measured iterations of 1 s),
 #      and the idempotency stores against raw Redis / JDBC round trips at 16 threads, then again at
 #      4 and 1 (one fork, 3 warm-up and 10 measured iterations of 1 s, 5 at 4 and 1 thread, -prof gc;
 #      medians, so a few disturbed iterations do not move them); the replica-acknowledged Redis
@@ -43,6 +44,20 @@ CP="resilience-starter-benchmarks/target/classes:$(cat resilience-starter-benchm
 OFFLOAD_ROWS='AnnotationBenchmark.timeout(OursOffload|RawExecutor|Resilience4jTimeLimiter)$'
 
 mkdir -p docs/internals/bench
+
+# jmh_in_rounds ROUNDS OUT JMH-ARGS...: the benchmarks of a comparison across harnesses, every one of them
+# once per round in a fork of its own, merged into OUT (scripts/jmh_merge.py): a minute in which the
+# machine is disturbed then falls on both sides of the comparison, not on every fork of one side
+jmh_in_rounds() {
+  local rounds="$1" out="$2" round
+  shift 2
+  for round in $(seq 1 "$rounds"); do
+    java -cp "$CP" org.openjdk.jmh.Main -f 1 -rf json -rff "$out.round$round" "$@"
+  done
+  python3 "$ROOT/scripts/jmh_merge.py" "$out" $(for round in $(seq 1 "$rounds"); do echo "$out.round$round"; done)
+  rm -f "$out".round*
+}
+
 if [ "$#" -gt 0 ]; then
   java -cp "$CP" org.openjdk.jmh.Main -f 1 -wi 3 -w 1s -i 10 -r 1s -prof gc \
     -rf json -rff docs/internals/bench/results.json "$@"
@@ -53,16 +68,15 @@ else
       -e OffloadDefaultsBenchmark -e "$OFFLOAD_ROWS" -p store=redis,redis-acked,jdbc,jdbc-connectorj \
       -rf json -rff docs/internals/bench/results.json
     # each store as this harness builds it against the same store in the outside harness's configuration
-    # (issue 49): in 3 forks each, since one fork of a 16-thread row moved by a fifth between runs; 8 warm-up
-    # iterations, since a fresh JVM's 16 threads on two cores still get faster for about 8 s
-    java -cp "$CP" org.openjdk.jmh.Main -f 3 -wi 8 -w 1s -i 5 -r 1s -prof gc \
-      -p store=redis,redis-boot,jdbc-connectorj,jdbc-boot -rf json \
-      -rff docs/internals/bench/store-configurations.json 'StoreBenchmark.(firstExecution|replay)(Ours|Raw)$'
-    # OFFLOAD exactly as an outside harness ran it (issue 32): default settings, its own 4 forks of 5 x 1 s;
-    # the annotation harness's OFFLOAD rows in as many forks beside it, since a hand-off between threads
-    # settles differently in each fork and one fork decided a row (issue 49)
-    java -cp "$CP" org.openjdk.jmh.Main -f 4 -wi 5 -w 1s -i 5 -r 1s -prof gc -rf json \
-      -rff docs/internals/bench/offload-defaults.json OffloadDefaultsBenchmark "$OFFLOAD_ROWS"
+    # (issue 49): in 4 rounds of one fork each, since one fork of a 16-thread row moved by a fifth between runs;
+    # 8 warm-up iterations, since a fresh JVM's 16 threads on two cores still get faster for about 8 s
+    jmh_in_rounds 4 docs/internals/bench/store-configurations.json -wi 8 -w 1s -i 5 -r 1s -prof gc \
+      -p store=redis,redis-boot,jdbc-connectorj,jdbc-boot 'StoreBenchmark.(firstExecution|replay)(Ours|Raw)$'
+    # OFFLOAD exactly as an outside harness ran it (issue 32): default settings, 5 x 1 s per fork; the
+    # annotation harness's OFFLOAD rows beside it, in 6 rounds of one fork each, since a hand-off between
+    # threads settles differently in each fork and one fork decided a row (issue 49)
+    jmh_in_rounds 6 docs/internals/bench/offload-defaults.json -wi 5 -w 1s -i 5 -r 1s -prof gc \
+      OffloadDefaultsBenchmark "$OFFLOAD_ROWS"
     # the store cases at fewer threads (issue 49): what one request pays, without 16 clients queueing
     for threads in 4 1; do
       java -cp "$CP" org.openjdk.jmh.Main -f 1 -wi 3 -w 1s -i 5 -r 1s -prof gc -t "$threads" \

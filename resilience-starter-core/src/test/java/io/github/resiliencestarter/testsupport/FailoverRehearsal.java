@@ -120,10 +120,9 @@ public final class FailoverRehearsal {
 
     /**
      * A second-pass call, sent again while the store answers that it is unavailable, as a client
-     * sends a 503 again. The store routes by the topology it read before the fault until a server
-     * redirects it: the first call that reaches a former master is refused, and the topology read
-     * again for the next. Any other answer is final, so a key left in progress still fails the
-     * rehearsal.
+     * sends a 503 again: a failover may still be settling (a Sentinel setup refuses a call that
+     * reaches a demoted master, a Cluster store whose redirect leads to a second refusal refuses
+     * it too). Any other answer is final, so a key left in progress still fails the rehearsal.
      */
     private static String afterSettling(IdempotentExecutor node, JdbcTemplate table, String key, IdempotencyConfig config,
             Result result) {

@@ -14,7 +14,8 @@ import org.jspecify.annotations.Nullable;
  * application's client, and through it a connection to the master of each key's slot. The script
  * and its {@code WAIT} must reach that very master ({@code WAIT} has no key, so the cluster
  * connection alone would send it to some node). A {@code MOVED} answer (the slot has a new master
- * after a failover or a resharding) makes the client learn the topology again.
+ * after a failover or a resharding) makes the client learn the topology again, and the refused
+ * call goes on to the master the answer names.
  */
 final class ClusterMasterConnections implements MasterConnections {
 
@@ -83,6 +84,26 @@ final class ClusterMasterConnections implements MasterConnections {
     @Override
     public void redirected() {
         client.refreshPartitions();
+    }
+
+    @Override
+    public StatefulRedisConnection<String, String> redirectedTo(RedirectedException redirect) {
+        // the server that refused knows the slot's master now, while the topology just read again may not yet:
+        // the nodes learn a failover from each other, and the client takes the view most of them hold
+        StatefulRedisConnection<String, String> node;
+        try {
+            StatefulRedisClusterConnection<String, String> open = cluster();
+            // by node id where the topology knows the address (as a replica, before the failover): the same kind of
+            // connection forKey gives, one per server
+            RedisClusterNode named = open.getPartitions().getPartition(redirect.host(), redirect.port());
+            node = named != null ? open.getConnection(named.getNodeId())
+                    : open.getConnection(redirect.host(), redirect.port());
+        } catch (RuntimeException ex) {
+            redirect.addSuppressed(ex);
+            throw redirect;
+        }
+        epochs.track(node);
+        return node;
     }
 
     @Override

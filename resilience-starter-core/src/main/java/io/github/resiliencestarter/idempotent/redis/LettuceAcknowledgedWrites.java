@@ -98,7 +98,20 @@ final class LettuceAcknowledgedWrites implements AutoCloseable {
      * @return its answer and whether enough replicas acknowledged it
      */
     <T> ReplicaAcknowledgement<T> write(RedisScript<T> script, String key, String... args) {
-        StatefulRedisConnection<String, String> open = masters.forKey(key);
+        try {
+            return writeOn(masters.forKey(key), script, key, args);
+        } catch (RedirectedException redirect) {
+            // the server refused before the script ran and named the key's master: send it there, once
+            try {
+                return writeOn(masters.redirectedTo(redirect), script, key, args);
+            } catch (RedirectedException notFollowed) {
+                throw notFollowed.asRefusal();
+            }
+        }
+    }
+
+    private <T> ReplicaAcknowledgement<T> writeOn(StatefulRedisConnection<String, String> open, RedisScript<T> script,
+            String key, String... args) {
         ConnectionEpochs epochs = masters.epochs();
         long before = epochs.of(open);
         int required = required(open);
@@ -111,16 +124,25 @@ final class LettuceAcknowledgedWrites implements AutoCloseable {
         RedisFuture<Long> acknowledged = commands.waitForReplication(required, timeout);
         T result;
         try {
-            result = await(answer, "the script");
-        } catch (IdempotencyStoreException ex) {
-            if (!(ex.getCause() instanceof RedisNoScriptException)) {
-                throw ex;
+            try {
+                result = awaitKeyed(answer, "the script");
+            } catch (IdempotencyStoreException ex) {
+                if (!(ex.getCause() instanceof RedisNoScriptException)) {
+                    throw ex;
+                }
+                // the server lost its scripts (a restart, SCRIPT FLUSH, a promoted replica): send the body
+                await(acknowledged, "WAIT");
+                answer = commands.eval(script.getScriptAsString(), output, keys, args);
+                acknowledged = commands.waitForReplication(required, timeout);
+                result = awaitKeyed(answer, "the script");
             }
-            // the server lost its scripts (a restart, SCRIPT FLUSH, a promoted replica): send the body
-            await(acknowledged, "WAIT");
-            answer = commands.eval(script.getScriptAsString(), output, keys, args);
-            acknowledged = commands.waitForReplication(required, timeout);
-            result = await(answer, "the script");
+        } catch (RedirectedException redirect) {
+            if (epochs.of(open) != before) {
+                // reconnected in between: Lettuce sent the script again, and the first may have run before the
+                // server was demoted, so it is not sent a third time
+                throw redirect.asRefusal();
+            }
+            throw redirect;
         }
         Long count = await(acknowledged, "WAIT");
         long replicasAcknowledged = count == null ? 0 : count;
@@ -147,7 +169,15 @@ final class LettuceAcknowledgedWrites implements AutoCloseable {
      */
     @Nullable String read(String key) {
         try {
-            return await(masters.forKey(key).async().get(key), "GET");
+            try {
+                return awaitKeyed(masters.forKey(key).async().get(key), "GET");
+            } catch (RedirectedException redirect) {
+                try {
+                    return awaitKeyed(masters.redirectedTo(redirect).async().get(key), "GET");
+                } catch (RedirectedException notFollowed) {
+                    throw notFollowed.asRefusal();
+                }
+            }
         } catch (IdempotencyStoreException ex) {
             Throwable cause = ex.getCause();
             IdempotencyRecordCorruptedException anotherType = RedisRecordFormat.anotherType(
@@ -170,16 +200,32 @@ final class LettuceAcknowledgedWrites implements AutoCloseable {
         }
         List<Object> role = await(open.async().role(), "ROLE");
         if (role != null && !role.isEmpty() && !"master".equals(String.valueOf(role.get(0)))) {
-            // demoted since the topology was read: its slots are another master's now
+            // demoted since the topology was read: its slots are another master's now, the one it replicates
             masters.redirected();
-            throw new IdempotencyStoreException("Redis: the server written to is a " + role.get(0)
-                    + " now, no longer a master; the topology is read again", null);
+            RedirectedException redirect = RedirectedException.fromReplicaRole(role);
+            throw redirect != null ? redirect : new IdempotencyStoreException("Redis: the server written to is a "
+                    + role.get(0) + " now, no longer a master; the topology is read again", null);
         }
         int count = role != null && role.size() > 2 && role.get(2) instanceof List<?> listed ? listed.size() : 0;
         int deployed = masters.knownReplicas(open);
         Replicas read = new Replicas(Math.max(1, Math.max(count, deployed)), epoch, System.nanoTime());
         replicas.put(open, read);
         return read.count;
+    }
+
+    /**
+     * {@link #await}, for a command on a key: a {@code MOVED} answer becomes a
+     * {@link RedirectedException} naming the key's master now. Only a keyed command's: its refusal
+     * means it did not run.
+     */
+    private <T> T awaitKeyed(RedisFuture<T> reply, String what) {
+        try {
+            return await(reply, what);
+        } catch (IdempotencyStoreException ex) {
+            Throwable cause = ex.getCause();
+            RedirectedException redirect = cause == null ? null : RedirectedException.fromMoved(what, cause);
+            throw redirect != null ? redirect : ex;
+        }
     }
 
     private <T> T await(RedisFuture<T> reply, String what) {

@@ -30,10 +30,21 @@ interface MasterConnections extends AutoCloseable {
     int knownReplicas(StatefulRedisConnection<String, String> connection);
 
     /**
-     * The master answered that it does not hold the key's slot ({@code MOVED}): the topology
-     * changed, so learn it again before the next write.
+     * The master answered that it does not hold the key's slot ({@code MOVED}), or reported itself
+     * a replica ({@code ROLE}): the topology changed, so learn it again before the next write.
      */
     void redirected();
+
+    /**
+     * A connection to the master a server named for the key ({@link RedirectedException}), so that
+     * the call it refused can be sent there once.
+     *
+     * @param redirect the refusal and the address it named
+     * @return an open connection to that master, tracked by {@link #epochs()}
+     * @throws RedirectedException the refusal itself where this topology does not follow a
+     *         server's redirect, or when that master cannot be reached
+     */
+    StatefulRedisConnection<String, String> redirectedTo(RedirectedException redirect);
 
     @Override
     void close();

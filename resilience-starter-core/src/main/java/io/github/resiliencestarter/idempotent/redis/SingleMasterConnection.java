@@ -112,6 +112,13 @@ final class SingleMasterConnection implements MasterConnections {
     }
 
     @Override
+    public StatefulRedisConnection<String, String> redirectedTo(RedirectedException redirect) {
+        // the sentinels, not a demoted server's own view, say which server is the master: the call is refused,
+        // as before a redirect was followed anywhere
+        throw redirect;
+    }
+
+    @Override
     public void close() {
         epochs.close();
         StatefulRedisSentinelConnection<String, String> asked = sentinel;

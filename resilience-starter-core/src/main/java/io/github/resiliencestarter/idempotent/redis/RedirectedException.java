@@ -78,7 +78,7 @@ final class RedirectedException extends IdempotencyStoreException {
      * @return the same message, cause and suppressed failures
      */
     IdempotencyStoreException asRefusal() {
-        IdempotencyStoreException refusal = new IdempotencyStoreException(getMessage(), getCause());
+        IdempotencyStoreException refusal = new IdempotencyStoreException(String.valueOf(getMessage()), getCause());
         for (Throwable suppressed : getSuppressed()) {
             refusal.addSuppressed(suppressed);
         }

@@ -117,7 +117,7 @@ class RedisClusterFailoverTest {
         LettuceConnectionFactory factory = cluster.connectionFactory(Duration.ofSeconds(1));
         opened.add(factory::destroy);
         RedisIdempotencyStore store = new RedisIdempotencyStore(factory,
-                RedisReplicaAcks.everyReplica(Duration.ofMillis(500)));
+                RedisReplicaAcks.everyReplica(Duration.ofSeconds(1)));
         opened.add(store);
         return store;
     }

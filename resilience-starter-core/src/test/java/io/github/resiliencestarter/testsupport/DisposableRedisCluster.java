@@ -75,11 +75,52 @@ public final class DisposableRedisCluster implements AutoCloseable {
                 throw new IOException("redis-cli --cluster create failed: " + output);
             }
             cluster.awaitSettled(Duration.ofSeconds(30));
+            cluster.awaitReplicasOnline(replicasPerMaster, Duration.ofSeconds(30));
             return cluster;
         } catch (IOException | InterruptedException | RuntimeException ex) {
             cluster.close();
             throw ex;
         }
+    }
+
+    /**
+     * Waits until every master has its replicas online: connected and done with their first full
+     * copy. Right after {@code --cluster create} a node that is to be a replica may still report
+     * itself a master, which {@link #awaitSettled} accepts, or still be loading that copy, when it
+     * acknowledges nothing (a test's first claims were refused "acknowledged by 0 of 1" in a
+     * CI-like run on Boot 4).
+     */
+    private void awaitReplicasOnline(int replicasPerMaster, Duration timeout)
+            throws IOException, InterruptedException {
+        long until = System.nanoTime() + timeout.toNanos();
+        String last = "";
+        while (System.nanoTime() < until) {
+            List<Integer> masters = masters();
+            boolean online = masters.size() == MASTERS;
+            for (int port : nodes.keySet()) {
+                last = RedisCli.call(port, "info", "replication");
+                // a master's view (its replicas online) and each replica's own (done loading the copy)
+                online &= masters.contains(port) ? onlineReplicas(last) >= replicasPerMaster
+                        : last.contains("master_link_status:up");
+            }
+            if (online) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        throw new IOException("the masters' replicas did not come online within " + timeout + ": "
+                + last.replaceAll("\\R", " "));
+    }
+
+    /** Replicas a master's {@code INFO replication} lists as {@code state=online}. */
+    private static int onlineReplicas(String replicationInfo) {
+        int online = 0;
+        for (String line : replicationInfo.split("\\R")) {
+            if (line.startsWith("slave") && line.contains("state=online")) {
+                online++;
+            }
+        }
+        return online;
     }
 
     private void startNode(int port) throws IOException {
